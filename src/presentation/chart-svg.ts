@@ -1,0 +1,46 @@
+/**
+ * Vega-Lite specs rendered to SVG in Node, for outputs that cannot run Vega (nbconvert's HTML,
+ * static viewers). vega and vega-lite are imported on first use only: they are large, and vega
+ * cannot be `require`d, so loading them eagerly would slow every start of the REPL and kernel.
+ */
+import type { VegaLiteSpec } from './vega-lite-spec.js';
+
+interface Renderer {
+  toSvg(spec: VegaLiteSpec): Promise<string>;
+}
+
+let renderer: Promise<Renderer> | undefined;
+
+async function loadRenderer(): Promise<Renderer> {
+  const [vega, vegaLite] = await Promise.all([import('vega'), import('vega-lite')]);
+  // Without a canvas package (none is installed), vega estimates text widths from the font size;
+  // say so explicitly so the SVG is the same on machines that do happen to have `canvas`.
+  const metrics = (vega as { textMetrics?: { canvas?: (use: boolean) => void } }).textMetrics;
+  metrics?.canvas?.(false);
+  return {
+    async toSvg(spec) {
+      // Our specs are plain JSON; vega-lite validates them as it compiles.
+      const compiled = vegaLite.compile(spec as unknown as Parameters<typeof vegaLite.compile>[0]);
+      const view = new vega.View(vega.parse(compiled.spec as Parameters<typeof vega.parse>[0]), {
+        renderer: 'none',
+      });
+      try {
+        return await view.toSVG();
+      } finally {
+        view.finalize();
+      }
+    },
+  };
+}
+
+/**
+ * Render a Vega-Lite spec to an SVG document string (no browser, no canvas). The first call loads
+ * vega and vega-lite (a few hundred milliseconds); later calls reuse them.
+ */
+export async function renderSvg(spec: VegaLiteSpec): Promise<string> {
+  renderer ??= loadRenderer().catch((error: unknown) => {
+    renderer = undefined; // let a later call try again
+    throw error;
+  });
+  return (await renderer).toSvg(spec);
+}

@@ -1,0 +1,213 @@
+/**
+ * Vega-Lite specs for cloud activity. Data is aggregated in JS first (see `aggregate.ts`), so a
+ * spec stays small however long the log is, and renders quickly both in a notebook and in Node.
+ */
+import type { CloudLogEntry } from '../records.js';
+import { aggregateLogs, DEFAULT_MAX_POINTS, type LivePoint, liveBounds, liveWindow } from './aggregate.js';
+import { type JsonObject, type JsonValue, VEGA_LITE_SCHEMA, type VegaLiteSpec } from './vega-lite-spec.js';
+
+/** Options of {@link logsChartSpec}. */
+export interface LogsChartOptions {
+  /** Chart title (default `Cloud activity`). */
+  title?: string;
+  /** Width of each view in pixels (default 600). */
+  width?: number;
+  /** Height of each variable's plot in pixels (default 100). */
+  height?: number;
+  /** Most points per variable (default 500). */
+  maxPoints?: number;
+  /** Most variables drawn, the most active ones (default 10). */
+  maxVariables?: number;
+  /** Most users in the activity view, the most active ones (default 15). */
+  topUsers?: number;
+}
+
+/** Options of {@link liveChartSpec}. */
+export interface LiveChartOptions {
+  /** Seconds of history shown (default 60). */
+  window?: number;
+  /** End of the window in ms since the epoch (default: the latest point's time). */
+  now?: number;
+  /** Chart title (default `Live cloud values`). */
+  title?: string;
+  /** Width in pixels (default 600). */
+  width?: number;
+  /** Height of each variable's plot in pixels (default 100). */
+  height?: number;
+  /** Most points per variable (default 500). */
+  maxPoints?: number;
+}
+
+/**
+ * Vega multi-format specifier (the unit a tick falls on picks its format): Vega's default uses a
+ * 12-hour clock, tables show 24-hour UTC times.
+ */
+const TIME_FORMATS: JsonObject = {
+  year: '%Y',
+  quarter: '%b %Y',
+  month: '%b %Y',
+  week: '%b %d',
+  date: '%b %d',
+  hours: '%H:%M',
+  minutes: '%H:%M',
+  seconds: '%H:%M:%S',
+  milliseconds: '%H:%M:%S.%L',
+};
+
+interface ValuesViewOptions {
+  width: number;
+  height: number;
+  /** Fixed time domain (ms), for live windows. */
+  domain?: [number, number];
+  /** Time axis label format. */
+  timeFormat: JsonValue;
+}
+
+/** Up to this many data rows, each real value also gets a dot (with a tooltip). */
+const MAX_MARKED_POINTS = 300;
+
+/**
+ * One row per variable, each with its own value scale: cloud variables of one project range from
+ * flags (0/1) to scores in the millions, which a shared axis would flatten. Cloud variables hold a
+ * value until the next set, so the lines are steps. Rows are `{time, name, value, event}`, where
+ * `event` is false for points added only to draw the line (window edges).
+ */
+function valuesView(values: JsonObject[], names: string[], options: ValuesViewOptions): JsonObject {
+  const layer: JsonObject[] = [{ mark: { type: 'line', interpolate: 'step-after' } }];
+  if (values.length <= MAX_MARKED_POINTS) {
+    layer.push({
+      transform: [{ filter: 'datum.event' }],
+      mark: { type: 'point', filled: true, size: 20 },
+      encoding: {
+        tooltip: [
+          { field: 'name', type: 'nominal', title: 'Variable' },
+          {
+            field: 'time',
+            type: 'temporal',
+            title: 'Time (UTC)',
+            timeUnit: 'utcyearmonthdatehoursminutesseconds',
+            format: '%Y-%m-%d %H:%M:%S',
+          },
+          { field: 'value', type: 'quantitative', title: 'Value' },
+        ],
+      },
+    });
+  }
+  return {
+    data: { values },
+    facet: {
+      row: {
+        field: 'name',
+        type: 'nominal',
+        title: null,
+        sort: names,
+        header: {
+          labelAngle: 0,
+          labelOrient: 'top',
+          labelAnchor: 'start',
+          labelFontWeight: 'bold',
+          labelFontSize: 12,
+        },
+      },
+    },
+    spec: {
+      width: options.width,
+      height: options.height,
+      encoding: {
+        x: {
+          field: 'time',
+          type: 'temporal',
+          title: 'Time (UTC)',
+          scale: options.domain ? { type: 'utc', domain: options.domain } : { type: 'utc' },
+          // With a `utc` scale, Vega applies the format in UTC.
+          axis: { format: options.timeFormat },
+        },
+        y: { field: 'value', type: 'quantitative', title: 'Value', scale: { zero: false } },
+        color: { field: 'name', type: 'nominal', legend: null, scale: { domain: names } },
+      },
+      layer,
+    },
+    resolve: { scale: { y: 'independent' } },
+  };
+}
+
+/**
+ * A Vega-Lite spec of a cloud log in two views: each variable's numeric value over time (step
+ * lines; non-numeric values skipped) and the number of entries per user (bars, most active first).
+ */
+export function logsChartSpec(
+  entries: readonly CloudLogEntry[],
+  options: LogsChartOptions = {},
+): VegaLiteSpec {
+  const width = options.width ?? 600;
+  const agg = aggregateLogs(entries, { maxPoints: options.maxPoints ?? DEFAULT_MAX_POINTS });
+  const shown = agg.variables.filter((x) => x.points.length > 0).slice(0, options.maxVariables ?? 10);
+  const values: JsonObject[] = [];
+  for (const v of shown) {
+    for (const p of v.points) values.push({ time: p.time, name: v.name, value: p.value, event: true });
+  }
+  const users: JsonObject[] = agg.users
+    .slice(0, options.topUsers ?? 15)
+    .map((u) => ({ user: u.user, count: u.count }));
+  return {
+    $schema: VEGA_LITE_SCHEMA,
+    title: options.title ?? 'Cloud activity',
+    vconcat: [
+      {
+        title: 'Values over time',
+        ...valuesView(
+          values,
+          shown.map((v) => v.name),
+          { width, height: options.height ?? 100, timeFormat: TIME_FORMATS },
+        ),
+      },
+      {
+        title: 'Activity per user',
+        width,
+        data: { values: users },
+        mark: 'bar',
+        encoding: {
+          y: { field: 'user', type: 'nominal', title: 'User', sort: '-x' },
+          x: { field: 'count', type: 'quantitative', title: 'Entries' },
+          tooltip: [
+            { field: 'user', type: 'nominal', title: 'User' },
+            { field: 'count', type: 'quantitative', title: 'Entries' },
+          ],
+        },
+      },
+    ],
+    config: { font: 'sans-serif' },
+  };
+}
+
+/**
+ * A Vega-Lite spec of live values: each variable's value over the last `window` seconds, on a
+ * time axis fixed to the window so successive renders scroll steadily.
+ */
+export function liveChartSpec(points: readonly LivePoint[], options: LiveChartOptions = {}): VegaLiteSpec {
+  const { start, end } = liveBounds(points, options.window ?? 60, options.now);
+  const series = liveWindow(points, start, end, options.maxPoints ?? DEFAULT_MAX_POINTS);
+  const values: JsonObject[] = [];
+  for (const s of series) {
+    for (const p of s.points)
+      values.push({ time: p.time, name: s.name, value: p.value, event: p.time > start });
+    // Extend each step line to the window's end: the value still holds now.
+    const last = s.points[s.points.length - 1];
+    if (last && last.time < end) values.push({ time: end, name: s.name, value: last.value, event: false });
+  }
+  return {
+    $schema: VEGA_LITE_SCHEMA,
+    title: options.title ?? 'Live cloud values',
+    ...valuesView(
+      values,
+      series.map((s) => s.name),
+      {
+        width: options.width ?? 600,
+        height: options.height ?? 100,
+        domain: [start, end],
+        timeFormat: '%H:%M:%S',
+      },
+    ),
+    config: { font: 'sans-serif' },
+  };
+}

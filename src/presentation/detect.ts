@@ -1,0 +1,132 @@
+/**
+ * Which platform record a value is, decided by its shape.
+ *
+ * Values arrive from JSON (or a REPL user's hand-made objects), never as class instances, so the
+ * checks are structural: the fields the presentation layer reads must be there with the right types.
+ */
+import type { CloudLogEntry, Comment, Project, Studio, StudioProject, User } from '../records.js';
+
+/** The kinds of record the presentation layer knows how to show. */
+export type RecordKind = 'user' | 'project' | 'studio' | 'comment' | 'studioProject' | 'logEntry';
+
+/** The record type of each {@link RecordKind}. */
+export interface RecordOfKind {
+  user: User;
+  project: Project;
+  studio: Studio;
+  comment: Comment;
+  studioProject: StudioProject;
+  logEntry: CloudLogEntry;
+}
+
+type Obj = Record<string, unknown>;
+
+function isObject(x: unknown): x is Obj {
+  return typeof x === 'object' && x !== null && !Array.isArray(x);
+}
+
+const isNum = (x: unknown): x is number => typeof x === 'number';
+const isStr = (x: unknown): x is string => typeof x === 'string';
+const isNumOrNull = (x: unknown): boolean => x === null || isNum(x);
+
+function isUser(x: Obj): boolean {
+  return (
+    isNum(x.id) &&
+    isStr(x.username) &&
+    typeof x.scratchteam === 'boolean' &&
+    isObject(x.history) &&
+    isStr(x.history.joined) &&
+    isObject(x.profile) &&
+    // `profile.status` tells a user from a project's author block (which has no status).
+    isStr(x.profile.status)
+  );
+}
+
+function isProject(x: Obj): boolean {
+  return (
+    isNum(x.id) &&
+    isStr(x.title) &&
+    isObject(x.author) &&
+    isStr(x.author.username) &&
+    isObject(x.stats) &&
+    isNum(x.stats.views) &&
+    isObject(x.history)
+  );
+}
+
+function isStudio(x: Obj): boolean {
+  return (
+    isNum(x.id) &&
+    isStr(x.title) &&
+    isNum(x.host) &&
+    isObject(x.stats) &&
+    isNum(x.stats.followers) &&
+    isObject(x.history)
+  );
+}
+
+function isComment(x: Obj): boolean {
+  return (
+    isNum(x.id) &&
+    isStr(x.content) &&
+    isStr(x.datetime_created) &&
+    isNumOrNull(x.parent_id) &&
+    isNum(x.reply_count) &&
+    isObject(x.author) &&
+    isStr(x.author.username)
+  );
+}
+
+function isStudioProject(x: Obj): boolean {
+  return isNum(x.id) && isStr(x.title) && isNum(x.creator_id) && isStr(x.username) && isNum(x.actor_id);
+}
+
+const LOG_VERBS = new Set(['set', 'create', 'delete', 'rename']);
+
+function isLogEntry(x: Obj): boolean {
+  return (
+    isStr(x.user) &&
+    isStr(x.verb) &&
+    LOG_VERBS.has(x.verb) &&
+    isStr(x.name) &&
+    isStr(x.value) &&
+    isNum(x.timestamp)
+  );
+}
+
+// Order matters only where shapes could overlap; none of these checks accept another kind's
+// required fields, but the most specific ones go first anyway.
+const CHECKS: ReadonlyArray<readonly [RecordKind, (x: Obj) => boolean]> = [
+  ['logEntry', isLogEntry],
+  ['comment', isComment],
+  ['studioProject', isStudioProject],
+  ['project', isProject],
+  ['studio', isStudio],
+  ['user', isUser],
+];
+
+function kindOfOne(x: unknown): RecordKind | null {
+  if (!isObject(x)) return null;
+  for (const [kind, check] of CHECKS) if (check(x)) return kind;
+  return null;
+}
+
+/**
+ * The kind of record `x` is, or `null` if it is none of them.
+ *
+ * For an array, the kind all its elements share (search results are arrays of projects or
+ * studios); `null` for an empty array or one that mixes kinds or holds anything else.
+ */
+export function recordKind(x: unknown): RecordKind | null {
+  if (!Array.isArray(x)) return kindOfOne(x);
+  if (x.length === 0) return null;
+  const first = kindOfOne(x[0]);
+  if (first === null) return null;
+  for (let i = 1; i < x.length; i++) if (kindOfOne(x[i]) !== first) return null;
+  return first;
+}
+
+/** Whether `x` is a record of the given kind (a type guard). */
+export function isRecordOfKind<K extends RecordKind>(x: unknown, kind: K): x is RecordOfKind[K] {
+  return !Array.isArray(x) && kindOfOne(x) === kind;
+}

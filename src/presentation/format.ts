@@ -1,0 +1,57 @@
+/**
+ * Locale-independent formatting of cell values, so tables read the same on every machine and in
+ * tests. Times are shown in UTC for the same reason (headers say so where it matters).
+ */
+
+const grouped = new Intl.NumberFormat('en-US', { maximumFractionDigits: 2 });
+
+/** `1234567` -> `"1,234,567"`. */
+export function formatCount(n: number): string {
+  return Number.isFinite(n) ? grouped.format(n) : String(n);
+}
+
+const ISO_DATE = /^(\d{4}-\d{2}-\d{2})/;
+
+/** The `YYYY-MM-DD` part of an ISO-8601 string (or the string unchanged if it is not one). */
+export function formatDate(iso: string | null): string | null {
+  if (iso === null) return null;
+  const m = ISO_DATE.exec(iso);
+  return m ? m[1]! : iso;
+}
+
+/** Milliseconds since the epoch as `YYYY-MM-DD HH:MM:SS` in UTC. */
+export function formatTimestamp(ms: number): string {
+  if (!Number.isFinite(ms)) return String(ms);
+  return new Date(ms).toISOString().slice(0, 19).replace('T', ' ');
+}
+
+/** A duration in milliseconds as e.g. `2d 3h`, `4m 5s`, `12s`. */
+export function formatDuration(ms: number): string {
+  const s = Math.round(Math.abs(ms) / 1000);
+  const d = Math.floor(s / 86_400);
+  const h = Math.floor((s % 86_400) / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  const sec = s % 60;
+  if (d > 0) return h > 0 ? `${d}d ${h}h` : `${d}d`;
+  if (h > 0) return m > 0 ? `${h}h ${m}m` : `${h}h`;
+  if (m > 0) return sec > 0 ? `${m}m ${sec}s` : `${m}m`;
+  return `${sec}s`;
+}
+
+// C0/C1 controls (including ESC, so no record can smuggle terminal escapes) and line breaks.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point.
+const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g;
+
+/** Put text on one line: control characters and line breaks become single spaces. */
+export function oneLine(text: string): string {
+  return text.replace(CONTROL, ' ').trim();
+}
+
+const compact = new Intl.NumberFormat('en-US', { notation: 'compact', maximumSignificantDigits: 4 });
+
+/** A short number for chart axes: `1234567` -> `"1.235M"`, `0.5` -> `"0.5"`. */
+export function formatCompact(n: number): string {
+  if (!Number.isFinite(n)) return String(n);
+  if (n !== 0 && Math.abs(n) < 0.001) return n.toExponential(2);
+  return compact.format(n);
+}

@@ -1,0 +1,44 @@
+/**
+ * The presentation layer shared by the REPL and the Jupyter kernel: records as tables (terminal
+ * text, HTML, plain text) and cloud logs as charts (Vega-Lite, SVG, terminal plots, summaries).
+ *
+ * Importing it is cheap: vega and vega-lite load only when {@link renderSvg} is first called.
+ */
+export {
+  type AggregateOptions,
+  aggregateLogs,
+  bucketLast,
+  DEFAULT_MAX_POINTS,
+  type LivePoint,
+  type LiveSeries,
+  type LogAggregate,
+  liveBounds,
+  liveWindow,
+  parseCloudNumber,
+  resampleSteps,
+  type TimePoint,
+  type UserActivity,
+  type VariableActivity,
+} from './aggregate.js';
+export { renderSvg } from './chart-svg.js';
+export {
+  renderLiveChart,
+  renderLogsChart,
+  type TerminalLiveChartOptions,
+  type TerminalLogsChartOptions,
+} from './chart-terminal.js';
+export { type LiveChartOptions, type LogsChartOptions, liveChartSpec, logsChartSpec } from './charts.js';
+export { type Cell, type Column, type ColumnSpec, columnsFor } from './columns.js';
+export { isRecordOfKind, type RecordKind, type RecordOfKind, recordKind } from './detect.js';
+export { type SummarizeLogsOptions, summarizeLogs } from './log-summary.js';
+export { escapeHtml, type RenderHtmlOptions, renderHtmlTable } from './render-html.js';
+export {
+  type RenderPlainTableOptions,
+  type RenderTableOptions,
+  renderPlainTable,
+  renderTable,
+  truncationLine,
+} from './render-terminal.js';
+export { DEFAULT_MAX_ROWS, type Table, type ToTableOptions, toTable } from './table.js';
+export { padToWidth, textWidth, truncateToWidth } from './text-width.js';
+export { type JsonObject, type JsonValue, VEGA_LITE_SCHEMA, type VegaLiteSpec } from './vega-lite-spec.js';
