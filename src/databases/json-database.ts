@@ -1,0 +1,201 @@
+import { randomBytes } from 'node:crypto';
+import { open, readFile, rename, stat, unlink } from 'node:fs/promises';
+import { basename, dirname, extname, join, resolve } from 'node:path';
+import type { Database } from './database.js';
+import { checkKey, checkName, sortedKeys, toStoredValue } from './validation.js';
+
+/** Options of {@link JsonDatabase}. */
+export interface JsonDatabaseOptions {
+  /** The JSON file. It need not exist yet; its directory must. */
+  path: string;
+  /** The name served to projects (default: the file's base name without its extension). */
+  name?: string;
+}
+
+/**
+ * A database kept in one JSON file holding an object of string values, `{ "key": "value" }`.
+ *
+ * - The file is read on first use. A missing file is an empty database; a file that is not a
+ *   JSON object of strings is refused with an error on every call and never overwritten.
+ * - Each `set` rewrites the whole file atomically: a temporary file in the same directory is
+ *   written and synced, renamed over the old one, then the directory is synced. Whenever the
+ *   process dies, the file holds either the state before a write or the state after it. (A
+ *   process killed mid-write may leave a `.NAME.*.tmp` file behind; it is safe to delete.)
+ * - Writes run one at a time, in call order. A write that fails rejects its own promise and
+ *   leaves the database as it was; later writes go on from there. (One exception: when the
+ *   directory cannot be synced after the rename, the new state stays in place and the promise
+ *   rejects saying it may not survive a power loss.)
+ * - `get` and `keys` see the last state written to disk: a `set` is visible once its promise
+ *   resolves.
+ * - An existing file keeps its permission bits; a new one gets the usual `0666 & ~umask`.
+ *
+ * One process should own a file: two processes writing the same file each overwrite the other.
+ */
+export class JsonDatabase implements Database {
+  /** The name served to projects. */
+  readonly name: string;
+  /** The file, as an absolute path. */
+  readonly path: string;
+  #data: Map<string, string> | undefined;
+  #loading: Promise<Map<string, string>> | undefined;
+  #queue: Promise<unknown> = Promise.resolve();
+
+  /**
+   * @throws TypeError or RangeError for a missing path or a malformed name.
+   */
+  constructor(options: JsonDatabaseOptions) {
+    if (options === null || typeof options !== 'object') {
+      throw new TypeError('JsonDatabase: options must be an object like { path, name }');
+    }
+    const { path } = options;
+    if (typeof path !== 'string' || path.length === 0) {
+      throw new TypeError('JsonDatabase: path must be a non-empty string');
+    }
+    this.path = resolve(path);
+    const name = options.name ?? basename(this.path, extname(this.path));
+    checkName(name, 'JsonDatabase');
+    this.name = name;
+  }
+
+  /** The value under `key`, or `undefined`. */
+  async get(key: string): Promise<string | undefined> {
+    checkKey(key, 'JsonDatabase.get');
+    return (await this.#load()).get(key);
+  }
+
+  /** Stores `value` (a number is stored as its string) under `key`, durably. */
+  async set(key: string, value: string | number): Promise<void> {
+    checkKey(key, 'JsonDatabase.set');
+    const stored = toStoredValue(value, 'JsonDatabase.set');
+    const write = this.#queue.then(() => this.#write(key, stored));
+    // The queue goes on after a failure; the failure belongs to this call's promise only.
+    this.#queue = write.catch(() => undefined);
+    return write;
+  }
+
+  /** Every key, sorted. */
+  async keys(): Promise<string[]> {
+    return sortedKeys((await this.#load()).keys());
+  }
+
+  #load(): Promise<Map<string, string>> {
+    if (this.#data !== undefined) return Promise.resolve(this.#data);
+    if (this.#loading === undefined) {
+      // A failed load is not cached: once the file is fixed, the next call reads it.
+      this.#loading = readState(this.path).then(
+        (data) => {
+          this.#data = data;
+          return data;
+        },
+        (error: unknown) => {
+          this.#loading = undefined;
+          throw error;
+        },
+      );
+    }
+    return this.#loading;
+  }
+
+  async #write(key: string, value: string): Promise<void> {
+    const current = await this.#load();
+    if (current.get(key) === value) return;
+    const next = new Map(current);
+    next.set(key, value);
+    await replaceFile(this.path, serialize(next));
+    // The rename has happened: the new state is the file's state, whatever the sync says.
+    this.#data = next;
+    await syncDirectory(dirname(this.path));
+  }
+}
+
+function serialize(data: Map<string, string>): string {
+  // Object.fromEntries defines own properties, so a key like `__proto__` is kept as data.
+  return `${JSON.stringify(Object.fromEntries(data), null, 2)}\n`;
+}
+
+async function readState(path: string): Promise<Map<string, string>> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    if (isErrno(error, 'ENOENT')) return new Map();
+    throw new Error(`JsonDatabase: cannot read ${path}: ${(error as Error).message}`, { cause: error });
+  }
+  const broken = (why: string, cause?: unknown) =>
+    new Error(`JsonDatabase: ${path} ${why}; fix or move it (it is never overwritten while broken)`, {
+      cause,
+    });
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+  } catch (error) {
+    throw broken(`is not valid JSON (${(error as Error).message})`, error);
+  }
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
+    throw broken(
+      `does not hold a JSON object (found ${Array.isArray(parsed) ? 'an array' : String(parsed)})`,
+    );
+  }
+  const data = new Map<string, string>();
+  for (const [key, value] of Object.entries(parsed)) {
+    if (typeof value !== 'string') {
+      throw broken(
+        `holds a ${value === null ? 'null' : typeof value} under ${JSON.stringify(key)}, not a string`,
+      );
+    }
+    data.set(key, value);
+  }
+  return data;
+}
+
+/**
+ * Replaces `path` with `text` so that a crash leaves either the old or the new file. The
+ * caller syncs the directory afterwards to make the rename durable.
+ */
+async function replaceFile(path: string, text: string): Promise<void> {
+  const dir = dirname(path);
+  let mode: number | undefined;
+  try {
+    mode = (await stat(path)).mode & 0o777;
+  } catch (error) {
+    if (!isErrno(error, 'ENOENT')) throw error;
+  }
+  const temp = join(dir, `.${basename(path)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
+  const handle = await open(temp, 'wx', mode ?? 0o666);
+  try {
+    try {
+      // open() applies the umask; an existing file's bits are put back exactly.
+      if (mode !== undefined) await handle.chmod(mode);
+      await handle.writeFile(text, 'utf8');
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    await rename(temp, path);
+  } catch (error) {
+    await unlink(temp).catch(() => undefined);
+    throw error;
+  }
+}
+
+/** Makes the rename itself durable. Some systems cannot sync a directory; they skip this. */
+async function syncDirectory(dir: string): Promise<void> {
+  let handle: Awaited<ReturnType<typeof open>> | undefined;
+  try {
+    handle = await open(dir, 'r');
+    await handle.sync();
+  } catch (error) {
+    if (['EISDIR', 'EINVAL', 'EPERM', 'ENOTSUP', 'EBADF'].some((code) => isErrno(error, code))) return;
+    throw new Error(
+      `JsonDatabase: ${dir} could not be synced after the write (${(error as Error).message}); ` +
+        'the new state is in place but may not survive a power loss',
+      { cause: error },
+    );
+  } finally {
+    await handle?.close();
+  }
+}
+
+function isErrno(error: unknown, code: string): boolean {
+  return error instanceof Error && (error as NodeJS.ErrnoException).code === code;
+}

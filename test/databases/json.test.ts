@@ -1,0 +1,225 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { chmod, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { JsonDatabase } from '../../src/databases/json-database.js';
+import { databaseContract } from '../support/database-contract.js';
+import { stateAfter, writesIn } from '../support/json-crash-states.js';
+
+let root: string;
+let counter = 0;
+const freshPath = () => join(root, `db${++counter}.json`);
+
+beforeAll(async () => {
+  root = await mkdtemp(join(tmpdir(), 'scratchlab-json-'));
+});
+afterAll(async () => {
+  await rm(root, { recursive: true, force: true });
+});
+
+describe('JsonDatabase', () => {
+  databaseContract(() => new JsonDatabase({ path: freshPath() }));
+
+  it('is named after the file unless told otherwise', () => {
+    expect(new JsonDatabase({ path: '/x/scores.json' }).name).toBe('scores');
+    expect(new JsonDatabase({ path: '/x/archive.db.json' }).name).toBe('archive.db');
+    expect(new JsonDatabase({ path: '/x/plain' }).name).toBe('plain');
+    expect(new JsonDatabase({ path: '/x/scores.json', name: 'top' }).name).toBe('top');
+    expect(new JsonDatabase({ path: 'rel.json' }).path).toBe(join(process.cwd(), 'rel.json'));
+  });
+
+  it('refuses bad options', () => {
+    expect(() => new JsonDatabase({} as { path: string })).toThrow(/path must be a non-empty string/);
+    expect(() => new JsonDatabase({ path: '' })).toThrow(TypeError);
+    expect(() => new JsonDatabase(undefined as unknown as { path: string })).toThrow(TypeError);
+    expect(() => new JsonDatabase({ path: '/x/a.json', name: '' })).toThrow(RangeError);
+  });
+
+  it('persists to a JSON object that a new instance reads back', async () => {
+    const path = freshPath();
+    const db = new JsonDatabase({ path });
+    await db.set('b', '2');
+    await db.set('a', 'one\ntwo 😀');
+    await db.set('__proto__', 'p');
+    expect(JSON.parse(await readFile(path, 'utf8'))).toEqual(
+      JSON.parse('{"b":"2","a":"one\\ntwo 😀","__proto__":"p"}'),
+    );
+    const again = new JsonDatabase({ path });
+    expect(await again.get('a')).toBe('one\ntwo 😀');
+    expect(await again.get('__proto__')).toBe('p');
+    expect(await again.keys()).toEqual(['__proto__', 'a', 'b']);
+  });
+
+  it('reads the file lazily, on first use', async () => {
+    const path = freshPath();
+    const db = new JsonDatabase({ path });
+    await writeFile(path, '{"k": "written after construction"}');
+    expect(await db.get('k')).toBe('written after construction');
+  });
+
+  it('reads a file with a byte order mark', async () => {
+    const path = freshPath();
+    await writeFile(path, '\ufeff{"k": "v"}');
+    expect(await new JsonDatabase({ path }).get('k')).toBe('v');
+  });
+
+  it('refuses a broken file on every call and never overwrites it', async () => {
+    const cases: [string, RegExp][] = [
+      ['{"a": ', /is not valid JSON/],
+      ['', /is not valid JSON/],
+      ['[1, 2]', /does not hold a JSON object \(found an array\)/],
+      ['null', /does not hold a JSON object/],
+      ['"text"', /does not hold a JSON object/],
+      ['{"a": 1}', /holds a number under "a", not a string/],
+      ['{"a": null}', /holds a null under "a"/],
+    ];
+    for (const [text, message] of cases) {
+      const path = freshPath();
+      await writeFile(path, text);
+      const db = new JsonDatabase({ path });
+      await expect(db.get('a')).rejects.toThrow(message);
+      await expect(db.set('a', 'new')).rejects.toThrow(message);
+      await expect(db.keys()).rejects.toThrow(/never overwritten while broken/);
+      expect(await readFile(path, 'utf8')).toBe(text);
+      // Once fixed, the same instance reads it: the failure was not cached.
+      await writeFile(path, '{"a": "fixed"}');
+      expect(await db.get('a')).toBe('fixed');
+    }
+  });
+
+  it('says so when the path cannot be read', async () => {
+    const db = new JsonDatabase({ path: root });
+    await expect(db.get('a')).rejects.toThrow(/cannot read .*EISDIR/);
+  });
+
+  it('keeps the permission bits of an existing file', async () => {
+    const path = freshPath();
+    await writeFile(path, '{}');
+    await chmod(path, 0o640);
+    const db = new JsonDatabase({ path });
+    await db.set('a', '1');
+    expect((await stat(path)).mode & 0o777).toBe(0o640);
+    await chmod(path, 0o604);
+    await db.set('a', '2');
+    expect((await stat(path)).mode & 0o777).toBe(0o604);
+  });
+
+  it('runs concurrent writes one at a time, in call order, all of them durable', async () => {
+    const path = freshPath();
+    const db = new JsonDatabase({ path });
+    await Promise.all(Array.from({ length: 100 }, (_, i) => db.set(`k${i % 10}`, String(i))));
+    const expected = Object.fromEntries(Array.from({ length: 10 }, (_, j) => [`k${j}`, String(90 + j)]));
+    expect(JSON.parse(await readFile(path, 'utf8'))).toEqual(expected);
+    const names = await readdir(root);
+    expect(names.filter((name) => name.endsWith('.tmp'))).toEqual([]);
+  });
+
+  it('rejects a failed write alone and leaves the state as before', async () => {
+    const dir = join(root, 'vanishing');
+    await mkdir(dir);
+    const path = join(dir, 'db.json');
+    const db = new JsonDatabase({ path });
+    await db.set('a', 'before');
+    await rm(dir, { recursive: true });
+    const failing = db.set('a', 'after');
+    const other = db.set('b', 'queued');
+    await expect(failing).rejects.toThrow(/ENOENT/);
+    await expect(other).rejects.toThrow(/ENOENT/);
+    expect(await db.get('a')).toBe('before');
+    expect(await db.get('b')).toBeUndefined();
+    // The queue goes on: once the directory is back, the next write succeeds from the old state.
+    await mkdir(dir);
+    await db.set('c', 'later');
+    expect(JSON.parse(await readFile(path, 'utf8'))).toEqual({ a: 'before', c: 'later' });
+  });
+
+  it('leaves the file untouched when a set changes nothing', async () => {
+    const path = freshPath();
+    const db = new JsonDatabase({ path });
+    await db.set('a', '1');
+    const before = (await stat(path)).mtimeMs;
+    await new Promise((done) => setTimeout(done, 20));
+    await db.set('a', '1');
+    expect((await stat(path)).mtimeMs).toBe(before);
+  });
+});
+
+describe('JsonDatabase after SIGKILL', () => {
+  let child: string;
+
+  beforeAll(async () => {
+    // The child is plain node: bundle the TypeScript source once (esbuild takes milliseconds).
+    child = join(root, 'json-crash-child.mjs');
+    await build({
+      entryPoints: [fileURLToPath(new URL('../support/json-crash-child.ts', import.meta.url))],
+      outfile: child,
+      bundle: true,
+      format: 'esm',
+      platform: 'node',
+      target: 'node20',
+      logLevel: 'silent',
+    });
+  });
+
+  it('always holds the last reported state or the one being written', async () => {
+    const dir = await mkdtemp(join(root, 'crash-'));
+    const path = join(dir, 'crash.json');
+    let known = 0; // writes known to be in the file
+    let totalReported = 0;
+    const delays = [15, 40, 80, 120, 160, 200, 260, 320, 400, 500];
+    for (const [round, delay] of delays.entries()) {
+      const proc = spawn(process.execPath, [child, path], { stdio: ['ignore', 'pipe', 'pipe'] });
+      let out = '';
+      let err = '';
+      proc.stdout!.on('data', (chunk: Buffer) => {
+        out += chunk.toString();
+      });
+      proc.stderr!.on('data', (chunk: Buffer) => {
+        err += chunk.toString();
+      });
+      // Kill once the child is writing, at a moment that varies from round to round.
+      await waitFor(() => out.includes('start') || proc.exitCode !== null, 10_000);
+      await new Promise((done) => setTimeout(done, delay + Math.random() * 40));
+      await kill(proc);
+      expect(err, `round ${round}: the child failed`).toBe('');
+
+      const lines = out.split('\n').filter((line) => line !== '');
+      expect(lines[0], `round ${round}`).toBe(`start ${known}`);
+      const reported = lines.length > 1 ? Number(lines[lines.length - 1]) : known;
+      totalReported += reported - known;
+
+      // Killed before its first write, the child leaves no file: the empty state.
+      const text = await readFile(path, 'utf8').catch(() => '{}');
+      const state = JSON.parse(text) as Record<string, string>;
+      const writes = writesIn(state);
+      expect([reported, reported + 1], `round ${round}: file holds ${writes} writes`).toContain(writes);
+      expect(state).toEqual(stateAfter(writes));
+      known = writes;
+    }
+    // The rounds did write (a few hundred writes in all on a normal disk).
+    expect(totalReported).toBeGreaterThan(20);
+  }, 40_000);
+});
+
+function waitFor(check: () => boolean, timeout: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const started = Date.now();
+    const poll = () => {
+      if (check()) resolve();
+      else if (Date.now() - started > timeout) reject(new Error('timed out waiting for the child'));
+      else setTimeout(poll, 2);
+    };
+    poll();
+  });
+}
+
+function kill(proc: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    // Wait for 'close' so every byte the child printed before dying has been read.
+    proc.once('close', () => resolve());
+    proc.kill('SIGKILL');
+  });
+}

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# The database servers the SQL tests start (test/support/db-servers.ts), from Debian's packages.
+#   install-db-servers.sh            installs postgresql / mariadb-server if their binaries are missing
+#   install-db-servers.sh --missing  only prints the missing packages, one per line (for
+#                                    test/support/install-system-deps.sh, which installs them)
+# Running it again once both are present changes nothing.
+set -euo pipefail
+
+missing=()
+# PostgreSQL: Debian puts the server under /usr/lib/postgresql/<version>/bin.
+if ! compgen -G '/usr/lib/postgresql/*/bin/postgres' >/dev/null && ! command -v postgres >/dev/null; then
+  missing+=(postgresql)
+fi
+if ! command -v mariadbd >/dev/null && [ ! -x /usr/sbin/mariadbd ]; then
+  missing+=(mariadb-server)
+fi
+
+if [ "${1:-}" = "--missing" ]; then
+  for pkg in "${missing[@]}"; do echo "$pkg"; done
+  exit 0
+fi
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "install-db-servers: postgresql and mariadb-server are already installed" >&2
+  exit 0
+fi
+
+sudo=()
+if [ "$(id -u)" -ne 0 ]; then sudo=(sudo); fi
+echo "install-db-servers: installing ${missing[*]}" >&2
+export DEBIAN_FRONTEND=noninteractive
+"${sudo[@]}" apt-get update -qq
+"${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
