@@ -1,0 +1,96 @@
+#!/usr/bin/env node
+/**
+ * The `scratchlab` command. `sandbox` lives here; `repl` and `kernel` live in their own folders
+ * (`repl/`, `kernel/`, built to `dist/repl`, `dist/kernel`) and are loaded only when asked for,
+ * so `scratchlab sandbox` never pays for the REPL's or the kernel's dependencies.
+ */
+import { parseArgs } from 'node:util';
+
+const HELP = `Usage: scratchlab <command> [options]
+
+Commands:
+  repl [--sandbox]   A TypeScript REPL with a logged-in session (--sandbox: on the embedded sandbox)
+  kernel install     Install the Jupyter kernels (scratchlab, scratchlab-sandbox) [--user | --prefix DIR]
+  sandbox            Run the embedded sandbox platform and print its hosts and demo logins
+      --port N         port to listen on (default: a free port)
+      --host ADDR      address to bind (default 127.0.0.1)
+      --latency MS     delay added to every answer (default 0)
+      --seed N         seed of the generated data (default 1)
+  help               Show this help
+`;
+
+async function sandbox(args: string[]): Promise<void> {
+  const { values } = parseArgs({
+    args,
+    options: {
+      port: { type: 'string' },
+      host: { type: 'string' },
+      latency: { type: 'string' },
+      seed: { type: 'string' },
+    },
+  });
+  const number = (name: string, text: string | undefined) => {
+    if (text === undefined) return undefined;
+    const value = Number(text);
+    if (!Number.isInteger(value) || value < 0) throw new RangeError(`--${name} must be a whole number, got ${text}`);
+    return value;
+  };
+  const { startSandbox } = await import('./sandbox/index.js');
+  const sandbox = await startSandbox({
+    port: number('port', values.port),
+    host: values.host,
+    latency: number('latency', values.latency),
+    seed: number('seed', values.seed),
+  });
+  const lines = [
+    `scratchlab sandbox listening on ${sandbox.url}`,
+    '',
+    'hosts (pass to new Session({ hosts })):',
+    ...Object.entries(sandbox.hosts).map(([role, url]) => `  ${role.padEnd(10)}${url}`),
+    '',
+    'demo logins:',
+    ...sandbox.accounts.map((a) => `  ${a.username.padEnd(16)}${a.password}`),
+    '',
+    'Press Ctrl-C to stop.',
+  ];
+  process.stdout.write(`${lines.join('\n')}\n`);
+  const stop = async () => {
+    await sandbox.close();
+    process.exit(0);
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}
+
+/** A subcommand built from a sibling folder: `dist/<name>/cli.js` exports `main(args)`. */
+async function sibling(name: 'repl' | 'kernel', args: string[]): Promise<void> {
+  const module = (await import(new URL(`./${name}/cli.js`, import.meta.url).href)) as {
+    main(args: string[]): Promise<void>;
+  };
+  await module.main(args);
+}
+
+async function main(argv: string[]): Promise<void> {
+  const [command, ...rest] = argv;
+  switch (command) {
+    case 'sandbox':
+      return sandbox(rest);
+    case 'repl':
+    case 'kernel':
+      return sibling(command, rest);
+    case undefined:
+    case 'help':
+    case '--help':
+    case '-h':
+      process.stdout.write(HELP);
+      return;
+    default:
+      process.stderr.write(`scratchlab: unknown command ${JSON.stringify(command)}\n\n${HELP}`);
+      process.exitCode = 2;
+  }
+}
+
+main(process.argv.slice(2)).catch((error: unknown) => {
+  process.stderr.write(`scratchlab: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exitCode = 1;
+});

@@ -1,0 +1,267 @@
+/**
+ * The small HTTP core under every resource group: undici with keep-alive, one tough-cookie jar
+ * for all hosts, timeouts, and retries with jittered backoff for reads.
+ */
+import { CookieJar } from 'tough-cookie';
+import { Agent, fetch as undiciFetch } from 'undici';
+import { ApiError, reasonOf } from './errors.js';
+
+/** The parts of a fetch answer the client reads (undici's and the global `Response` both fit). */
+export interface FetchResponse {
+  readonly status: number;
+  readonly statusText: string;
+  readonly headers: { get(name: string): string | null; getSetCookie?(): string[] };
+  arrayBuffer(): Promise<ArrayBuffer>;
+  text(): Promise<string>;
+}
+
+/** What the client passes to `fetch`. */
+export interface FetchInit {
+  method: string;
+  headers: Record<string, string>;
+  body?: string | Uint8Array;
+  signal?: AbortSignal;
+  redirect: 'manual';
+}
+
+/** A `fetch`-compatible function: undici's by default; pass your own to add logging or a proxy. */
+export type FetchLike = (url: string, init: FetchInit) => Promise<FetchResponse>;
+
+export interface HttpOptions {
+  fetch?: FetchLike;
+  jar?: CookieJar;
+  userAgent?: string;
+  /** Milliseconds before a request is abandoned (default 30 000). */
+  timeout?: number;
+  /** How many times a read is retried after 429, 5xx or a network error (default 3). */
+  retries?: number;
+  /** Upper bound for one backoff wait in milliseconds, `Retry-After` included (default 30 000). */
+  maxRetryDelay?: number;
+}
+
+/** One request. `query` values that are `undefined` are left out. */
+export interface RequestOptions {
+  method?: string;
+  headers?: Record<string, string>;
+  query?: Record<string, string | number | boolean | undefined>;
+  /** A JSON value (sent as JSON), a string or bytes. */
+  json?: unknown;
+  body?: string | Uint8Array;
+  signal?: AbortSignal;
+  /** Override: may this request be retried? Default: GET and HEAD only. */
+  retry?: boolean;
+}
+
+export const DEFAULT_USER_AGENT = 'scratchlab/0.1 (+https://www.npmjs.com/package/scratchlab)';
+const RETRY_BASE_MS = 300;
+const MAX_REDIRECTS = 5;
+
+/** Shared keep-alive pool: one per process is what undici recommends. */
+let sharedAgent: Agent | undefined;
+function defaultFetch(): FetchLike {
+  sharedAgent ??= new Agent({ keepAliveTimeout: 10_000, keepAliveMaxTimeout: 60_000 });
+  const dispatcher = sharedAgent;
+  return (url, init) => undiciFetch(url, { ...init, dispatcher });
+}
+
+const sleep = (ms: number, signal?: AbortSignal) =>
+  new Promise<void>((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const timer = setTimeout(resolve, ms);
+    signal?.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(timer);
+        reject(signal.reason);
+      },
+      { once: true },
+    );
+  });
+
+/** Parses `Retry-After` (seconds or an HTTP date) into milliseconds. */
+export function retryAfterMs(header: string | null, now = Date.now()): number | undefined {
+  if (!header) return undefined;
+  const seconds = Number(header);
+  if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
+  const date = Date.parse(header);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
+
+/** An HTTP answer that was read fully. */
+export interface HttpAnswer {
+  status: number;
+  headers: FetchResponse['headers'];
+  bytes: Uint8Array;
+  url: string;
+}
+
+export class HttpClient {
+  readonly jar: CookieJar;
+  readonly userAgent: string;
+  readonly timeout: number;
+  readonly retries: number;
+  readonly maxRetryDelay: number;
+  readonly #fetch: FetchLike;
+
+  constructor(options: HttpOptions = {}) {
+    this.jar = options.jar ?? new CookieJar();
+    this.userAgent = options.userAgent ?? DEFAULT_USER_AGENT;
+    this.timeout = options.timeout ?? 30_000;
+    this.retries = options.retries ?? 3;
+    this.maxRetryDelay = options.maxRetryDelay ?? 30_000;
+    this.#fetch = options.fetch ?? defaultFetch();
+  }
+
+  /** Reads one cookie's value for a URL from the jar (`undefined` if absent). */
+  cookie(url: string, name: string): string | undefined {
+    return this.jar.getCookiesSync(url).find((c) => c.key === name)?.value;
+  }
+
+  /**
+   * Sends a request and reads the whole answer. Non-2xx answers throw {@link ApiError}
+   * (3xx are returned: the site answers some writes with a redirect).
+   */
+  async request(url: string, options: RequestOptions = {}): Promise<HttpAnswer> {
+    const method = (options.method ?? 'GET').toUpperCase();
+    const target = withQuery(url, options.query);
+    const retryable = options.retry ?? (method === 'GET' || method === 'HEAD');
+    const attempts = retryable ? this.retries + 1 : 1;
+    for (let attempt = 0; ; attempt++) {
+      let answer: HttpAnswer;
+      try {
+        answer = await this.#send(method, target, options);
+      } catch (error) {
+        if (options.signal?.aborted) throw error;
+        if (attempt + 1 < attempts) {
+          await sleep(this.#backoff(attempt), options.signal);
+          continue;
+        }
+        throw networkError(method, target, error, this.timeout);
+      }
+      const { status } = answer;
+      if (status < 400) return answer;
+      if ((status === 429 || status >= 500) && attempt + 1 < attempts) {
+        const hinted = retryAfterMs(answer.headers.get('retry-after'));
+        await sleep(Math.min(hinted ?? this.#backoff(attempt), this.maxRetryDelay), options.signal);
+        continue;
+      }
+      const body = parseBody(answer.bytes);
+      throw new ApiError({ status, url: target, method, body, reason: reasonOf(body, statusText(status)) });
+    }
+  }
+
+  /** {@link request}, then the answer parsed as JSON. */
+  async json<T>(url: string, options: RequestOptions = {}): Promise<T> {
+    const answer = await this.request(url, options);
+    const text = new TextDecoder().decode(answer.bytes);
+    try {
+      return (text === '' ? null : JSON.parse(text)) as T;
+    } catch (cause) {
+      throw new ApiError({
+        status: answer.status,
+        url: answer.url,
+        method: (options.method ?? 'GET').toUpperCase(),
+        body: text.slice(0, 500),
+        reason: 'the answer is not valid JSON',
+        cause,
+      });
+    }
+  }
+
+  /** Full jitter: a random wait below an exponentially growing cap. */
+  #backoff(attempt: number): number {
+    return Math.random() * Math.min(this.maxRetryDelay, RETRY_BASE_MS * 2 ** (attempt + 1));
+  }
+
+  async #send(method: string, url: string, options: RequestOptions): Promise<HttpAnswer> {
+    const headers: Record<string, string> = { 'User-Agent': this.userAgent, ...options.headers };
+    let body = options.body;
+    if (options.json !== undefined) {
+      body = JSON.stringify(options.json);
+      headers['Content-Type'] ??= 'application/json';
+    }
+    const timeout = AbortSignal.timeout(this.timeout);
+    const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
+    let current = url;
+    let currentMethod = method;
+    for (let hop = 0; ; hop++) {
+      const cookie = await this.jar.getCookieString(current);
+      const sendHeaders = cookie ? { ...headers, Cookie: cookie } : headers;
+      const response = await this.#fetch(current, {
+        method: currentMethod,
+        headers: sendHeaders,
+        body: currentMethod === 'GET' || currentMethod === 'HEAD' ? undefined : body,
+        signal,
+        redirect: 'manual',
+      });
+      // Cookies must be stored at every hop: a redirect can carry the session cookie.
+      for (const line of setCookieLines(response.headers)) {
+        await this.jar.setCookie(line, current, { ignoreError: true });
+      }
+      const location = response.headers.get('location');
+      if (response.status >= 300 && response.status < 400 && location && hop < MAX_REDIRECTS) {
+        await response.arrayBuffer().catch(() => undefined);
+        current = new URL(location, current).toString();
+        if (response.status === 303 || currentMethod === 'POST') currentMethod = 'GET';
+        // Only follow redirects for reads; a redirected write has done its work.
+        if (method !== 'GET' && method !== 'HEAD') {
+          return { status: response.status, headers: response.headers, bytes: new Uint8Array(), url };
+        }
+        continue;
+      }
+      const bytes = new Uint8Array(await response.arrayBuffer());
+      return { status: response.status, headers: response.headers, bytes, url: current };
+    }
+  }
+}
+
+function setCookieLines(headers: FetchResponse['headers']): string[] {
+  if (typeof headers.getSetCookie === 'function') return headers.getSetCookie();
+  const joined = headers.get('set-cookie');
+  return joined ? [joined] : [];
+}
+
+/** Appends query parameters, skipping `undefined`. */
+export function withQuery(url: string, query?: RequestOptions['query']): string {
+  if (!query) return url;
+  const parsed = new URL(url);
+  for (const [key, value] of Object.entries(query)) {
+    if (value !== undefined) parsed.searchParams.set(key, String(value));
+  }
+  return parsed.toString();
+}
+
+function parseBody(bytes: Uint8Array): unknown {
+  const text = new TextDecoder().decode(bytes);
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text.slice(0, 1000);
+  }
+}
+
+function networkError(method: string, url: string, error: unknown, timeout: number): ApiError {
+  const isTimeout = error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError');
+  const detail =
+    error instanceof Error
+      ? ((error.cause instanceof Error && error.cause.message) || error.message)
+      : String(error);
+  const reason = isTimeout ? `timed out after ${timeout} ms` : `request failed: ${detail}`;
+  return new ApiError({ status: 0, url, method, reason, cause: error });
+}
+
+const STATUS_TEXT: Record<number, string> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  413: 'Payload Too Large',
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
+  502: 'Bad Gateway',
+  503: 'Service Unavailable',
+};
+function statusText(status: number): string {
+  return STATUS_TEXT[status] ?? `HTTP ${status}`;
+}

@@ -1,0 +1,304 @@
+import { mapConcurrent } from '../concurrency.js';
+import { ApiError } from '../errors.js';
+import type { PagedList } from '../paging.js';
+import { checkAsset, isAssetName, md5ext, md5Hex, projectAssetNames } from '../project/assets.js';
+import { toProjectFiles, type ProjectInput } from '../project/project-input.js';
+import { isProjectJson, type ProjectFiles, type ProjectJson } from '../project/project-json.js';
+import type { Comment, Project, ProjectSaveAnswer } from '../records.js';
+import { assertInteger, assertObject, assertString, toId } from '../validate.js';
+import { type ListOptions, Resource } from './resource.js';
+
+/** Progress of a transfer of many assets. */
+export interface TransferProgress {
+  /** Assets finished so far. */
+  done: number;
+  /** Assets in all. */
+  total: number;
+  /** Bytes moved so far. */
+  bytes: number;
+  /** The asset just finished. */
+  asset?: string;
+}
+
+/** Options of `download` and `save`. */
+export interface TransferOptions {
+  /** Asset transfers running at once (default 10). */
+  concurrency?: number;
+  /** Called after each asset. */
+  onProgress?: (progress: TransferProgress) => void;
+  signal?: AbortSignal;
+}
+
+/** Options of the comment lists: the author is looked up when not given. */
+export interface CommentListOptions extends ListOptions {
+  /** The project's author (saves one request). */
+  author?: string;
+}
+
+/** Editable metadata of a project. */
+export interface ProjectMetadata {
+  title?: string;
+  instructions?: string;
+  description?: string;
+}
+
+const DEFAULT_CONCURRENCY = 10;
+const METADATA_KEYS = ['title', 'instructions', 'description'] as const;
+
+/** Projects: metadata (`{api}`), bodies (`{projects}`), assets (`{assets}`) and writes. */
+export class Projects extends Resource {
+  /** One project's metadata, with a fresh `project_token`. */
+  get(id: number | string): Promise<Project> {
+    return this.session.apiGet<Project>(`/projects/${toId(id, 'project id')}`);
+  }
+
+  /** Remixes of the project. */
+  remixes(id: number | string, options?: ListOptions): PagedList<Project> {
+    return this.list<Project>(`/projects/${toId(id, 'project id')}/remixes`, options);
+  }
+
+  /** Top-level comments on the project. */
+  comments(id: number | string, options: CommentListOptions = {}): PagedList<Comment> {
+    const { author, ...rest } = options ?? {};
+    const projectId = toId(id, 'project id');
+    return this.list<Comment>(async () => `${await this.#commentsPath(projectId, author)}`, rest);
+  }
+
+  /** Replies to one comment of the project. */
+  replies(id: number | string, commentId: number | string, options: CommentListOptions = {}): PagedList<Comment> {
+    const { author, ...rest } = options ?? {};
+    const projectId = toId(id, 'project id');
+    const parent = toId(commentId, 'comment id');
+    return this.list<Comment>(async () => `${await this.#commentsPath(projectId, author)}/${parent}/replies`, rest);
+  }
+
+  /** A fresh token to read the project's body (they expire within minutes). */
+  async token(id: number | string): Promise<string> {
+    const project = await this.get(id);
+    if (!project.project_token) {
+      throw new ApiError({
+        status: 403,
+        url: `${this.session.apiHost}/projects/${project.id}`,
+        method: 'GET',
+        reason: 'the service gave no project_token for this project',
+      });
+    }
+    return project.project_token;
+  }
+
+  /** The project's body. Fetches a token first unless one is given. */
+  async getJson(id: number | string, options: { token?: string; signal?: AbortSignal } = {}): Promise<ProjectJson> {
+    const projectId = toId(id, 'project id');
+    if (options.token !== undefined) assertString(options.token, 'token');
+    const read = async (token: string) =>
+      this.session.http.json<unknown>(`${this.session.projectsHost}/${projectId}`, {
+        query: { token },
+        signal: options.signal,
+      });
+    let body: unknown;
+    try {
+      body = await read(options.token ?? (await this.token(projectId)));
+    } catch (error) {
+      // A token can expire between the two requests: try once more with a fresh one.
+      if (!(error instanceof ApiError && error.status === 403 && options.token === undefined)) throw error;
+      body = await read(await this.token(projectId));
+    }
+    if (!isProjectJson(body)) {
+      throw new ApiError({
+        status: 200,
+        url: `${this.session.projectsHost}/${projectId}`,
+        method: 'GET',
+        reason: 'the answer is not a Scratch 3 project body',
+      });
+    }
+    return body;
+  }
+
+  /** One asset's bytes, checked against the md5 in its name. */
+  async downloadAsset(name: string, options: { signal?: AbortSignal } = {}): Promise<Uint8Array> {
+    assertString(name, 'asset name');
+    if (!isAssetName(name)) throw new RangeError(`${JSON.stringify(name)} is not an asset name (md5ext)`);
+    const url = `${this.session.assetsHost}/internalapi/asset/${name}/get/`;
+    const answer = await this.session.http.request(url, { signal: options.signal });
+    const actual = md5Hex(answer.bytes);
+    if (!name.startsWith(actual)) {
+      throw new ApiError({ status: answer.status, url, method: 'GET', reason: `asset bytes have md5 ${actual}` });
+    }
+    return answer.bytes;
+  }
+
+  /**
+   * The project's body and every distinct asset it names, fetched concurrently (bounded),
+   * each once, each md5-checked.
+   */
+  async download(id: number | string, options: TransferOptions = {}): Promise<ProjectFiles> {
+    const { concurrency, onProgress, signal } = transferOptions(options);
+    const json = await this.getJson(id, { signal });
+    const names = projectAssetNames(json);
+    const assets = new Map<string, Uint8Array>();
+    let bytes = 0;
+    onProgress?.({ done: 0, total: names.length, bytes });
+    await mapConcurrent(
+      names,
+      concurrency,
+      async (name) => {
+        const data = await this.downloadAsset(name, { signal });
+        assets.set(name, data);
+        bytes += data.byteLength;
+        onProgress?.({ done: assets.size, total: names.length, bytes, asset: name });
+      },
+      signal,
+    );
+    // Keep the project's own order, not the order the transfers finished in.
+    return { json, assets: new Map(names.map((name) => [name, assets.get(name)!])) };
+  }
+
+  /** Replaces the project's body. Owner only. */
+  async setJson(id: number | string, json: ProjectJson | string): Promise<ProjectSaveAnswer> {
+    const projectId = toId(id, 'project id');
+    const body = typeof json === 'string' ? json : JSON.stringify(json);
+    if (!isProjectJson(typeof json === 'string' ? safeParse(json) : json)) {
+      throw new TypeError('project body must be an object with a targets array');
+    }
+    return this.session.authedJson<ProjectSaveAnswer>(
+      `${this.session.projectsHost}/${projectId}`,
+      { method: 'PUT', body },
+      { 'Content-Type': 'application/json' },
+    );
+  }
+
+  /**
+   * Uploads one asset. `name` is its md5ext, or just an extension (`png`) to have the name
+   * computed. Returns the md5ext.
+   */
+  async uploadAsset(name: string, data: Uint8Array): Promise<string> {
+    assertString(name, 'asset name or extension');
+    const fullName = name.includes('.') && !name.startsWith('.') ? name : md5ext(data, name);
+    checkAsset(fullName, data);
+    const extension = fullName.split('.')[1]!;
+    await this.session.authedFetch(
+      `${this.session.assetsHost}/${fullName}`,
+      { method: 'POST', body: data },
+      { 'Content-Type': ASSET_TYPES[extension] ?? 'application/octet-stream' },
+    );
+    return fullName;
+  }
+
+  /**
+   * Saves a whole project: checks every asset's name and md5 first (a bad one throws and
+   * nothing is written), uploads the assets concurrently, then writes the body.
+   * Accepts a Map / object / pairs of files, `{ json, assets }`, a bare body or `.sb3` bytes.
+   */
+  async save(id: number | string, project: ProjectInput, options: TransferOptions = {}): Promise<ProjectSaveAnswer> {
+    const projectId = toId(id, 'project id');
+    const { concurrency, onProgress, signal } = transferOptions(options);
+    const { json, assets } = toProjectFiles(project);
+    for (const [name, data] of assets) checkAsset(name, data);
+    this.session.requireAuth('projects.save');
+    const entries = [...assets];
+    let done = 0;
+    let bytes = 0;
+    onProgress?.({ done, total: entries.length, bytes });
+    await mapConcurrent(
+      entries,
+      concurrency,
+      async ([name, data]) => {
+        await this.uploadAsset(name, data);
+        done++;
+        bytes += data.byteLength;
+        onProgress?.({ done, total: entries.length, bytes, asset: name });
+      },
+      signal,
+    );
+    return this.setJson(projectId, json);
+  }
+
+  /** Changes title, instructions and/or description. Owner only. Answers the updated project. */
+  async setMetadata(id: number | string, metadata: ProjectMetadata): Promise<Project> {
+    const projectId = toId(id, 'project id');
+    assertObject(metadata, 'metadata');
+    const body: ProjectMetadata = {};
+    for (const [key, value] of Object.entries(metadata)) {
+      if (!(METADATA_KEYS as readonly string[]).includes(key)) {
+        throw new TypeError(`metadata.${key} is not editable (expected ${METADATA_KEYS.join(', ')})`);
+      }
+      if (value === undefined) continue;
+      assertString(value, `metadata.${key}`);
+      body[key as keyof ProjectMetadata] = value;
+    }
+    if (Object.keys(body).length === 0) throw new TypeError('metadata must set at least one field');
+    return this.session.authedJson<Project>(`${this.session.apiHost}/projects/${projectId}`, {
+      method: 'PUT',
+      json: body,
+    });
+  }
+
+  /** Sets the title. */
+  setTitle(id: number | string, title: string): Promise<Project> {
+    return this.setMetadata(id, { title });
+  }
+
+  /** Sets the instructions ("How to use"). */
+  setInstructions(id: number | string, instructions: string): Promise<Project> {
+    return this.setMetadata(id, { instructions });
+  }
+
+  /** Sets the description ("Notes and credits"). */
+  setDescription(id: number | string, description: string): Promise<Project> {
+    return this.setMetadata(id, { description });
+  }
+
+  /** Shares the project. Owner only. */
+  share(id: number | string): Promise<Project> {
+    return this.#proxy(id, 'share');
+  }
+
+  /** Unshares the project. Owner only. */
+  unshare(id: number | string): Promise<Project> {
+    return this.#proxy(id, 'unshare');
+  }
+
+  #proxy(id: number | string, action: 'share' | 'unshare'): Promise<Project> {
+    const projectId = toId(id, 'project id');
+    return this.session.authedJson<Project>(`${this.session.apiHost}/proxy/projects/${projectId}/${action}`, {
+      method: 'PUT',
+    });
+  }
+
+  async #commentsPath(projectId: number, author?: string): Promise<string> {
+    const username = author ?? (await this.get(projectId)).author.username;
+    assertString(username, 'author');
+    return `/users/${encodeURIComponent(username)}/projects/${projectId}/comments`;
+  }
+}
+
+const ASSET_TYPES: Record<string, string> = {
+  png: 'image/png',
+  svg: 'image/svg+xml',
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  gif: 'image/gif',
+  bmp: 'image/bmp',
+  wav: 'audio/wav',
+  mp3: 'audio/mpeg',
+};
+
+function transferOptions(options: TransferOptions) {
+  assertObject(options, 'options');
+  const concurrency =
+    options.concurrency === undefined ? DEFAULT_CONCURRENCY : assertInteger(options.concurrency, 'concurrency', 1, 64);
+  if (options.onProgress !== undefined && typeof options.onProgress !== 'function') {
+    throw new TypeError('onProgress must be a function');
+  }
+  return { concurrency, onProgress: options.onProgress, signal: options.signal };
+}
+
+function safeParse(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+export { projectAssetNames };

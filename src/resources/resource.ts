@@ -1,0 +1,35 @@
+import { PagedList, type PageOptions, type WalkOptions } from '../paging.js';
+import type { Session } from '../session.js';
+
+/** Page options of a list, plus the walk options its iteration uses. */
+export type ListOptions = PageOptions & WalkOptions;
+
+/** Base of every resource group: a thin view over the session's HTTP helpers. */
+export abstract class Resource {
+  protected readonly session: Session;
+
+  constructor(session: Session) {
+    this.session = session;
+  }
+
+  /** A paged list over `{api}{path}`; `query` is sent with every page. */
+  protected list<T>(
+    path: string | (() => Promise<string>),
+    options: ListOptions = {},
+    query: Record<string, string | undefined> = {},
+  ): PagedList<T> {
+    const { limit, offset, ...walk } = options ?? {};
+    let resolved: Promise<string> | undefined;
+    const pathOf = () => {
+      if (typeof path === 'string') return Promise.resolve(path);
+      resolved ??= path();
+      return resolved;
+    };
+    return new PagedList<T>(
+      async (pageLimit, pageOffset, signal) =>
+        this.session.apiGet<T[]>(await pathOf(), { ...query, limit: pageLimit, offset: pageOffset }, signal),
+      { limit, offset },
+      walk,
+    );
+  }
+}

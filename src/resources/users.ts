@@ -1,0 +1,38 @@
+import type { PagedList } from '../paging.js';
+import type { Project, User } from '../records.js';
+import { assertUsername } from '../validate.js';
+import { type ListOptions, Resource } from './resource.js';
+
+/** Users: `{api}/users/<username>` and its lists. */
+export class Users extends Resource {
+  /** One user's profile. 404 → {@link ApiError} with `status` 404. */
+  get(username: string): Promise<User> {
+    assertUsername(username);
+    return this.session.apiGet<User>(`/users/${encodeURIComponent(username)}`);
+  }
+
+  /** Who follows the user. `await` for one window, `for await` for all. */
+  followers(username: string, options?: ListOptions): PagedList<User> {
+    return this.#list<User>(username, 'followers', options);
+  }
+
+  /** Whom the user follows. */
+  following(username: string, options?: ListOptions): PagedList<User> {
+    return this.#list<User>(username, 'following', options);
+  }
+
+  /** The user's favorite projects. */
+  favorites(username: string, options?: ListOptions): PagedList<Project> {
+    return this.#list<Project>(username, 'favorites', options);
+  }
+
+  /** The user's shared projects. */
+  projects(username: string, options?: ListOptions): PagedList<Project> {
+    return this.#list<Project>(username, 'projects', options);
+  }
+
+  #list<T>(username: string, what: string, options?: ListOptions): PagedList<T> {
+    assertUsername(username);
+    return this.list<T>(`/users/${encodeURIComponent(username)}/${what}`, options);
+  }
+}

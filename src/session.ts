@@ -1,0 +1,331 @@
+/**
+ * The `Session`: owns the cookie jar and the login state, and exposes the resource groups.
+ * Login, resume and logout follow WIRE.md §2 step by step.
+ */
+import { inspect } from 'node:util';
+import { CookieJar } from 'tough-cookie';
+import { LoginRequiredError, ApiError } from './errors.js';
+import { type Hosts, resolveHosts } from './hosts.js';
+import { type FetchLike, HttpClient, type HttpAnswer, type RequestOptions } from './http.js';
+import type { Featured, Health, LoginAnswer, NewsItem, SessionInfo } from './records.js';
+import { redactText } from './redact.js';
+import { Projects } from './resources/projects.js';
+import { Search } from './resources/search.js';
+import { Studios } from './resources/studios.js';
+import { Users } from './resources/users.js';
+import { assertNonEmptyString, assertObject, assertString } from './validate.js';
+
+export interface SessionOptions {
+  /** A cookie jar to start from, e.g. one restored with `CookieJar.deserialize` to resume a login. */
+  jar?: CookieJar;
+  /** A fetch-compatible function (default: undici with keep-alive). */
+  fetch?: FetchLike;
+  /** The User-Agent sent with every request. */
+  userAgent?: string;
+  /** Base URLs; each missing role defaults to the real platform. */
+  hosts?: Partial<Hosts>;
+  /** Milliseconds before a request is abandoned (default 30 000). */
+  timeout?: number;
+  /** Retries of reads after 429, 5xx or network errors (default 3). */
+  retries?: number;
+}
+
+/** Request options accepted by {@link Session.authedFetch} and {@link Session.authedJson}. */
+export type AuthedRequestOptions = Omit<RequestOptions, 'headers'>;
+
+const SESSION_COOKIE = 'scratchsessionsid';
+const CSRF_COOKIE = 'scratchcsrftoken';
+
+/**
+ * A client of the platform. Anonymous until {@link login}; every read works without login.
+ *
+ * ```ts
+ * const session = await Session.login('griffpatch', process.env.SCRATCH_PASSWORD!);
+ * const me = await session.users.get(session.username!);
+ * ```
+ */
+export class Session {
+  /** Base URLs of every role. */
+  readonly hosts: Hosts;
+  /** Users: profiles, followers, following, favorites, projects. */
+  readonly users: Users;
+  /** Projects: metadata, bodies, assets, comments, writes. */
+  readonly projects: Projects;
+  /** Studios: metadata, projects, curators, managers, comments. */
+  readonly studios: Studios;
+  /** Search and explore. */
+  readonly search: Search;
+  /** @internal the HTTP core; resource groups use it. */
+  readonly http: HttpClient;
+
+  #username: string | null = null;
+  #userId: number | null = null;
+  #xToken: string | null = null;
+
+  constructor(options: SessionOptions = {}) {
+    assertObject(options, 'options');
+    if (options.jar !== undefined && !(options.jar instanceof CookieJar)) {
+      throw new TypeError('options.jar must be a tough-cookie CookieJar');
+    }
+    if (options.fetch !== undefined && typeof options.fetch !== 'function') {
+      throw new TypeError('options.fetch must be a function');
+    }
+    if (options.userAgent !== undefined) assertNonEmptyString(options.userAgent, 'options.userAgent');
+    this.hosts = resolveHosts(options.hosts);
+    this.http = new HttpClient({
+      jar: options.jar,
+      fetch: options.fetch,
+      userAgent: options.userAgent,
+      timeout: options.timeout,
+      retries: options.retries,
+    });
+    this.users = new Users(this);
+    this.projects = new Projects(this);
+    this.studios = new Studios(this);
+    this.search = new Search(this);
+  }
+
+  /** Creates a session and logs in. Throws {@link ApiError} (status 403) when the login is refused. */
+  static async login(username: string, password: string, options: SessionOptions = {}): Promise<Session> {
+    const session = new Session(options);
+    await session.login(username, password);
+    return session;
+  }
+
+  /** The cookie jar shared by every host. Serialize it to resume the login later. */
+  get jar(): CookieJar {
+    return this.http.jar;
+  }
+  get loggedIn(): boolean {
+    return this.#xToken !== null;
+  }
+  get username(): string | null {
+    return this.#username;
+  }
+  get userId(): number | null {
+    return this.#userId;
+  }
+  /** The X-Token of the logged-in user (a secret: never print it). */
+  get xToken(): string | null {
+    return this.#xToken;
+  }
+  /** The CSRF token from the jar (a secret: never print it). */
+  get csrfToken(): string | null {
+    return this.http.cookie(this.hosts.site, CSRF_COOKIE) ?? null;
+  }
+  get siteHost(): string {
+    return this.hosts.site;
+  }
+  get apiHost(): string {
+    return this.hosts.api;
+  }
+  get projectsHost(): string {
+    return this.hosts.projects;
+  }
+  get assetsHost(): string {
+    return this.hosts.assets;
+  }
+
+  /** Logs in (WIRE §2): fetches a CSRF token, posts the credentials, then reads `/session/`. */
+  async login(username: string, password: string): Promise<SessionInfo> {
+    assertNonEmptyString(username, 'username');
+    assertString(password, 'password');
+    if (password === '') throw new RangeError('password must not be empty');
+    await this.#fetchCsrf();
+    const url = `${this.hosts.site}/login/`;
+    let answer: HttpAnswer;
+    try {
+      answer = await this.http.request(url, {
+        method: 'POST',
+        json: { username, password },
+        headers: this.#siteHeaders(),
+      });
+    } catch (error) {
+      // The reason is in the answer's `msg`; make sure the password never is.
+      if (error instanceof ApiError) throw scrubbed(error, [password]);
+      throw error;
+    }
+    const rows = parseJson<LoginAnswer[]>(answer.bytes);
+    const row = Array.isArray(rows) ? rows[0] : undefined;
+    if (!row || row.success !== 1) {
+      throw new ApiError({
+        status: 403,
+        url,
+        method: 'POST',
+        body: rows,
+        reason: row?.msg || 'login refused',
+      });
+    }
+    const info = await this.refreshSession();
+    if (!this.loggedIn) {
+      throw new ApiError({ status: 403, url, method: 'POST', reason: 'login answered success but no session was set' });
+    }
+    return info;
+  }
+
+  /**
+   * Reads `/session/` and updates the login state from it. Use after restoring a jar:
+   * `new Session({ jar: await CookieJar.deserialize(saved) }).refreshSession()`.
+   */
+  async refreshSession(): Promise<SessionInfo> {
+    const info = await this.http.json<SessionInfo>(`${this.hosts.site}/session/`, {
+      headers: { 'X-Requested-With': 'XMLHttpRequest', Referer: this.hosts.site },
+    });
+    const user = info && typeof info === 'object' ? info.user : undefined;
+    if (user && typeof user.token === 'string') {
+      this.#username = user.username;
+      this.#userId = user.id;
+      this.#xToken = user.token;
+    } else {
+      this.#clearAuth();
+    }
+    return info ?? {};
+  }
+
+  /** Logs out on the server and forgets the session locally (WIRE §2 step 5). */
+  async logout(): Promise<void> {
+    this.requireAuth('logout');
+    const csrf = await this.#ensureCsrf();
+    await this.http.request(`${this.hosts.site}/accounts/logout/`, {
+      method: 'POST',
+      body: `csrfmiddlewaretoken=${encodeURIComponent(csrf)}`,
+      headers: { ...this.#siteHeaders(), 'Content-Type': 'application/x-www-form-urlencoded' },
+    });
+    this.#clearAuth();
+    for (const cookie of await this.jar.getCookies(this.hosts.site)) {
+      if (cookie.key === SESSION_COOKIE || cookie.key === CSRF_COOKIE) {
+        await this.jar.store.removeCookie(cookie.domain, cookie.path, cookie.key);
+      }
+    }
+  }
+
+  /** Throws {@link LoginRequiredError} unless logged in. */
+  requireAuth(what?: string): void {
+    if (!this.loggedIn) throw new LoginRequiredError(what);
+  }
+
+  /** Headers of an authenticated call (WIRE §2 step 4). Secret: never log them. */
+  authHeaders(): Record<string, string> {
+    this.requireAuth();
+    const headers = this.#siteHeaders();
+    headers['X-Token'] = this.#xToken!;
+    return headers;
+  }
+
+  /** An authenticated request to any platform URL; non-2xx answers throw {@link ApiError}. */
+  async authedFetch(
+    url: string,
+    options: AuthedRequestOptions = {},
+    extraHeaders: Record<string, string> = {},
+  ): Promise<HttpAnswer> {
+    assertNonEmptyString(url, 'url');
+    this.requireAuth();
+    await this.#ensureCsrf();
+    return this.http.request(url, { ...options, headers: { ...this.authHeaders(), ...extraHeaders } });
+  }
+
+  /** {@link authedFetch}, then the answer as JSON. */
+  async authedJson<T>(
+    url: string,
+    options: AuthedRequestOptions = {},
+    extraHeaders: Record<string, string> = {},
+  ): Promise<T> {
+    assertNonEmptyString(url, 'url');
+    this.requireAuth();
+    await this.#ensureCsrf();
+    return this.http.json<T>(url, { ...options, headers: { ...this.authHeaders(), ...extraHeaders } });
+  }
+
+  /**
+   * GET `{api}{path}` as JSON. Sends the X-Token when logged in, so the owner sees
+   * what only the owner may see (an unshared project).
+   */
+  async apiGet<T>(path: string, params?: RequestOptions['query'], signal?: AbortSignal): Promise<T> {
+    assertString(path, 'path');
+    if (!path.startsWith('/')) throw new TypeError(`path must start with "/", got ${JSON.stringify(path)}`);
+    const headers: Record<string, string> = this.#xToken ? { 'X-Token': this.#xToken } : {};
+    return this.http.json<T>(`${this.hosts.api}${path}`, { query: params, headers, signal });
+  }
+
+  /** The service's health report. */
+  health(): Promise<Health> {
+    return this.apiGet<Health>('/health');
+  }
+
+  /** The front page's news. */
+  news(): Promise<NewsItem[]> {
+    return this.apiGet<NewsItem[]>('/news');
+  }
+
+  /** The front page's rows of featured projects and studios. */
+  featured(): Promise<Featured> {
+    return this.apiGet<Featured>('/proxy/featured');
+  }
+
+  /** Redacted view for `console.log` and the REPL: no token, no cookie. */
+  [inspect.custom](depth: number, options: { stylize: (text: string, style: string) => string }): string {
+    const name = this.#username ? options.stylize(JSON.stringify(this.#username), 'string') : 'anonymous';
+    if (depth < 0) return `Session <${name}>`;
+    return `Session { user: ${name}, loggedIn: ${this.loggedIn}, site: ${this.hosts.site}, xToken: [redacted], sessionId: [redacted] }`;
+  }
+
+  /** A JSON view without secrets (`JSON.stringify(session)`). */
+  toJSON(): { username: string | null; userId: number | null; loggedIn: boolean; hosts: Hosts } {
+    return { username: this.#username, userId: this.#userId, loggedIn: this.loggedIn, hosts: this.hosts };
+  }
+
+  #siteHeaders(): Record<string, string> {
+    const headers: Record<string, string> = {
+      'X-Requested-With': 'XMLHttpRequest',
+      Referer: this.hosts.site,
+    };
+    const csrf = this.csrfToken;
+    if (csrf) headers['X-CSRFToken'] = csrf;
+    return headers;
+  }
+
+  async #fetchCsrf(): Promise<string> {
+    await this.http.request(`${this.hosts.site}/csrf_token/`, {
+      headers: { 'X-Requested-With': 'XMLHttpRequest', Referer: this.hosts.site },
+    });
+    const csrf = this.csrfToken;
+    if (!csrf) {
+      throw new ApiError({
+        status: 0,
+        url: `${this.hosts.site}/csrf_token/`,
+        method: 'GET',
+        reason: 'the site set no scratchcsrftoken cookie',
+      });
+    }
+    return csrf;
+  }
+
+  async #ensureCsrf(): Promise<string> {
+    return this.csrfToken ?? this.#fetchCsrf();
+  }
+
+  #clearAuth(): void {
+    this.#username = null;
+    this.#userId = null;
+    this.#xToken = null;
+  }
+}
+
+function parseJson<T>(bytes: Uint8Array): T | undefined {
+  try {
+    return JSON.parse(new TextDecoder().decode(bytes)) as T;
+  } catch {
+    return undefined;
+  }
+}
+
+function scrubbed(error: ApiError, secrets: string[]): ApiError {
+  return new ApiError({
+    status: error.status,
+    url: error.url,
+    method: error.method,
+    body: error.body,
+    reason: redactText(error.reason, secrets),
+    cause: error.cause,
+  });
+}

@@ -1,0 +1,60 @@
+/**
+ * Argument checks for the public API. Caller mistakes are `TypeError` (wrong kind of value)
+ * or `RangeError` (right kind, out of bounds), and the message names the argument.
+ */
+
+export function assertString(value: unknown, name: string): asserts value is string {
+  if (typeof value !== 'string') throw new TypeError(`${name} must be a string, got ${describe(value)}`);
+}
+
+export function assertNonEmptyString(value: unknown, name: string): asserts value is string {
+  assertString(value, name);
+  if (value.trim() === '') throw new RangeError(`${name} must not be empty`);
+}
+
+/** Usernames on the platform: 3-20 letters, digits, `_` and `-`. */
+export function assertUsername(value: unknown, name = 'username'): asserts value is string {
+  assertNonEmptyString(value, name);
+  if (!/^[A-Za-z0-9_-]{1,20}$/.test(value)) {
+    throw new RangeError(`${name} is not a valid Scratch username: ${JSON.stringify(value)}`);
+  }
+}
+
+/** Accepts a positive integer id, or a string of digits (as ids come from URLs). */
+export function toId(value: unknown, name: string): number {
+  const id = typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value;
+  if (typeof id !== 'number' || !Number.isSafeInteger(id)) {
+    throw new TypeError(`${name} must be a positive integer id, got ${describe(value)}`);
+  }
+  if (id <= 0) throw new RangeError(`${name} must be a positive integer id, got ${id}`);
+  return id;
+}
+
+export function assertInteger(value: unknown, name: string, min: number, max = Number.MAX_SAFE_INTEGER): number {
+  if (typeof value !== 'number' || !Number.isInteger(value)) {
+    throw new TypeError(`${name} must be an integer, got ${describe(value)}`);
+  }
+  if (value < min || value > max) {
+    throw new RangeError(`${name} must be between ${min} and ${max}, got ${value}`);
+  }
+  return value;
+}
+
+export function assertFunction(value: unknown, name: string): void {
+  if (typeof value !== 'function') throw new TypeError(`${name} must be a function, got ${describe(value)}`);
+}
+
+export function assertObject(value: unknown, name: string): asserts value is object {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    throw new TypeError(`${name} must be an object, got ${describe(value)}`);
+  }
+}
+
+/** A short description of a value for error messages (never its full content). */
+export function describe(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'string') return value.length > 40 ? 'a long string' : JSON.stringify(value);
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  return typeof value === 'object' ? 'an object' : typeof value;
+}
