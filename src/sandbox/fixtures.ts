@@ -1,0 +1,33 @@
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { unzipSync } from 'fflate';
+
+/** The real Scratch 3 projects shipped in `./fixtures/` (see /work/shared/fixtures/SOURCE.md). */
+export const FIXTURE_NAMES = ['cloud_variables_simple', 'monitored_variables'] as const;
+export type FixtureName = (typeof FIXTURE_NAMES)[number];
+
+/** An unpacked `.sb3`: its project.json as text (unchanged) and its assets by `md5ext`. */
+export interface Fixture {
+  name: FixtureName;
+  projectJson: string;
+  assets: Map<string, Uint8Array>;
+}
+
+/**
+ * Loads one fixture. The path is relative to this module, which works from `src/` (tests) and
+ * from `dist/` (the build copies the folder). Every asset's md5 is checked against its name.
+ */
+export async function loadFixture(name: FixtureName): Promise<Fixture> {
+  const zip = await readFile(new URL(`./fixtures/${name}.sb3`, import.meta.url));
+  const files = unzipSync(new Uint8Array(zip.buffer, zip.byteOffset, zip.byteLength));
+  const projectFile = files['project.json'];
+  if (!projectFile) throw new Error(`fixture ${name}.sb3 has no project.json`);
+  const assets = new Map<string, Uint8Array>();
+  for (const [file, data] of Object.entries(files)) {
+    if (file === 'project.json') continue;
+    const md5 = createHash('md5').update(data).digest('hex');
+    if (!file.startsWith(`${md5}.`)) throw new Error(`fixture ${name}.sb3: ${file} does not match its md5`);
+    assets.set(file, data);
+  }
+  return { name, projectJson: new TextDecoder().decode(projectFile), assets };
+}

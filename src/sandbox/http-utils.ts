@@ -1,0 +1,141 @@
+import type { IncomingMessage } from 'node:http';
+import { badRequest, tooLarge } from './errors.js';
+
+/** What a route hands back; the server writes it after the latency delay. */
+export interface Reply {
+  status: number;
+  body: Uint8Array | string;
+  contentType: string;
+  headers?: Record<string, string | string[]>;
+}
+
+/** A JSON answer. */
+export function json(value: unknown, status = 200, headers?: Record<string, string | string[]>): Reply {
+  return { status, body: JSON.stringify(value), contentType: 'application/json; charset=utf-8', headers };
+}
+
+/** A binary or text answer with its own content type. */
+export function bytes(
+  body: Uint8Array | string,
+  contentType: string,
+  headers?: Record<string, string>,
+): Reply {
+  return { status: 200, body, contentType, headers };
+}
+
+// Past this many bytes a client is not uploading by mistake: stop draining and drop the connection.
+const DRAIN_CEILING = 64 * 1024 * 1024;
+
+/**
+ * Reads a request body, refusing more than `limit` bytes with 413. An oversized body is still
+ * drained (up to a ceiling) so the client gets to read the 413 instead of a reset connection.
+ */
+export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const declared = Number(req.headers['content-length']);
+    if (Number.isFinite(declared) && declared > DRAIN_CEILING) {
+      req.resume();
+      reject(tooLarge(limit));
+      return;
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let over = false;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        over = true;
+        chunks.length = 0;
+        if (size > DRAIN_CEILING) req.destroy();
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on('end', () => (over ? reject(tooLarge(limit)) : resolve(Buffer.concat(chunks, size))));
+    req.on('error', reject);
+    req.on('close', () => {
+      if (!req.complete) reject(over ? tooLarge(limit) : badRequest('request body was cut off'));
+    });
+  });
+}
+
+/** Parses a JSON body; malformed JSON is the client's fault (400). */
+export function parseJson(body: Buffer): unknown {
+  if (body.length === 0) throw badRequest('expected a JSON body');
+  try {
+    return JSON.parse(body.toString('utf8'));
+  } catch {
+    throw badRequest('malformed JSON body');
+  }
+}
+
+/** True for a plain JSON object (not an array, not null). */
+export function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * Parses a `Cookie` header. Values may be quoted (the session cookie is, on the real site):
+ * the quotes are dropped, so `a="x"` and `a=x` read the same.
+ */
+export function parseCookies(header: string | undefined): Map<string, string> {
+  const out = new Map<string, string>();
+  if (!header) return out;
+  for (const part of header.split(';')) {
+    const eq = part.indexOf('=');
+    if (eq < 0) continue;
+    const name = part.slice(0, eq).trim();
+    let value = part.slice(eq + 1).trim();
+    if (value.length >= 2 && value.startsWith('"') && value.endsWith('"')) value = value.slice(1, -1);
+    // The first occurrence wins, as in browsers (most specific path first).
+    if (name && !out.has(name)) out.set(name, value);
+  }
+  return out;
+}
+
+/** The one value of a header (the first, when a client sent it twice). */
+export function header(req: IncomingMessage, name: string): string | undefined {
+  const value = req.headers[name.toLowerCase()];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/** Paging as the real API takes it: `limit` 1..40 (default 20) and `offset` >= 0. */
+export interface Paging {
+  limit: number;
+  offset: number;
+}
+
+export const MAX_LIMIT = 40;
+const MAX_OFFSET = 10_000_000;
+
+/** Reads `limit` and `offset`; anything else than a small non-negative integer is a 400. */
+export function parsePaging(query: URLSearchParams): Paging {
+  const limitText = query.get('limit');
+  const offsetText = query.get('offset');
+  let limit = 20;
+  let offset = 0;
+  if (limitText !== null && limitText !== '') {
+    if (!/^\d{1,9}$/.test(limitText)) throw badRequest('limit must be an integer between 1 and 40');
+    limit = Number(limitText);
+    if (limit < 1 || limit > MAX_LIMIT) throw badRequest('limit must be between 1 and 40');
+  }
+  if (offsetText !== null && offsetText !== '') {
+    if (!/^\d{1,9}$/.test(offsetText) || Number(offsetText) > MAX_OFFSET) {
+      throw badRequest(`offset must be an integer between 0 and ${MAX_OFFSET}`);
+    }
+    offset = Number(offsetText);
+  }
+  return { limit, offset };
+}
+
+/** One page of a list. */
+export function page<T>(items: readonly T[], paging: Paging): T[] {
+  return items.slice(paging.offset, paging.offset + paging.limit);
+}
+
+/** Parses an id from a path: digits only, a safe integer; anything else names nothing (404). */
+export function parseId(text: string | undefined): number | null {
+  if (!text || !/^\d{1,15}$/.test(text)) return null;
+  const id = Number(text);
+  return Number.isSafeInteger(id) && id > 0 ? id : null;
+}

@@ -1,0 +1,152 @@
+/**
+ * `scratchlab/sandbox`: an embedded, faithful local copy of the Scratch platform's HTTP side
+ * (site, API, project host, asset host) on one port, with deterministic seed data. Start one,
+ * point a `Session` at `sandbox.hosts`, and test bots offline.
+ *
+ * @example
+ * ```ts
+ * import { startSandbox } from 'scratchlab/sandbox';
+ * const sandbox = await startSandbox();
+ * const [demo] = sandbox.accounts; // { username: 'demo_scratcher', password: 'sandbox-demo-1' }
+ * // ... use sandbox.hosts ...
+ * await sandbox.close();
+ * ```
+ */
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Hosts } from '../hosts.js';
+import type { SandboxContext } from './context.js';
+import { Links } from './links.js';
+import { LoginGuard } from './login-guard.js';
+import { ProjectTokens } from './project-tokens.js';
+import { Router } from './router.js';
+import { apiRoutes } from './routes/api.js';
+import { assetHostRoutes } from './routes/asset-host.js';
+import { imageRoutes } from './routes/images.js';
+import { projectHostRoutes } from './routes/project-host.js';
+import { siteRoutes } from './routes/site.js';
+import { type DemoAccount, type Samples, seedStore } from './seed.js';
+import { createSandboxServer } from './server.js';
+import { SessionTable } from './sessions.js';
+import { Views } from './views.js';
+
+export type { DemoAccount, Samples } from './seed.js';
+
+/** Options of {@link startSandbox}. */
+export interface SandboxOptions {
+  /** Port to listen on; `0` (the default) picks a free one. */
+  port?: number;
+  /** Interface to listen on; default `127.0.0.1`. */
+  host?: string;
+  /** Milliseconds added before every answer, to simulate the internet in benchmarks; default 0. */
+  latency?: number;
+  /** Data seed; the same seed gives identical data. Default 1. */
+  seed?: number;
+  /** Seconds a project token lives; default 300. */
+  projectTokenTtl?: number;
+}
+
+/** A running sandbox. */
+export interface Sandbox {
+  /** Base URL, e.g. `http://127.0.0.1:PORT`. */
+  url: string;
+  /** Every role's base URL, ready for a `Session`. */
+  hosts: Hosts;
+  port: number;
+  /** Demo logins; the first is the main demo (`samples.demoUser`). */
+  accounts: DemoAccount[];
+  /** Ids and names of interesting seed data. */
+  samples: Samples;
+  /** The node:http server. The cloud server attaches to its `'upgrade'` event at `/clouddata`. */
+  server: Server;
+  /** Closes the server and every socket (keep-alive ones included) promptly. */
+  close(): Promise<void>;
+}
+
+interface ResolvedOptions {
+  port: number;
+  host: string;
+  latency: number;
+  seed: number;
+  projectTokenTtl: number;
+}
+
+function resolveOptions(options: SandboxOptions): ResolvedOptions {
+  const { port = 0, host = '127.0.0.1', latency = 0, seed = 1, projectTokenTtl = 300 } = options;
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new RangeError('port must be an integer 0..65535');
+  if (typeof host !== 'string' || host === '') throw new TypeError('host must be a non-empty string');
+  if (!Number.isFinite(latency) || latency < 0) throw new RangeError('latency must be a number of ms >= 0');
+  if (!Number.isSafeInteger(seed)) throw new RangeError('seed must be an integer');
+  if (!Number.isFinite(projectTokenTtl) || projectTokenTtl <= 0) {
+    throw new RangeError('projectTokenTtl must be a number of seconds > 0');
+  }
+  return { port, host, latency, seed, projectTokenTtl };
+}
+
+/** The host part of a URL for a listening address (wildcards become loopback). */
+function urlHost(host: string): string {
+  if (host === '0.0.0.0') return '127.0.0.1';
+  if (host === '::') return '[::1]';
+  return host.includes(':') ? `[${host}]` : host;
+}
+
+/**
+ * Starts a sandbox: seeds the data, listens, and resolves once it answers.
+ * @throws when the port is taken or an option is invalid.
+ */
+export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
+  const opts = resolveOptions(options);
+  const { store, accounts, samples } = await seedStore(opts.seed);
+  const http = createSandboxServer({ latency: opts.latency });
+
+  await new Promise<void>((resolve, reject) => {
+    http.server.once('error', reject);
+    http.server.listen(opts.port, opts.host, () => {
+      http.server.off('error', reject);
+      resolve();
+    });
+  });
+
+  const port = (http.server.address() as AddressInfo).port;
+  const url = `http://${urlHost(opts.host)}:${port}`;
+  const hosts: Hosts = {
+    site: url,
+    api: `${url}/api`,
+    projects: `${url}/projects`,
+    assets: `${url}/assets`,
+    cloudHttp: `${url}/clouddata`,
+    cloudWs: `ws://${urlHost(opts.host)}:${port}/clouddata`,
+  };
+  const links = new Links(url);
+  const ctx: SandboxContext = {
+    store,
+    views: new Views(store, links),
+    links,
+    hosts,
+    sessions: new SessionTable(),
+    loginGuard: new LoginGuard(),
+    projectTokens: new ProjectTokens(opts.projectTokenTtl),
+  };
+  const router = new Router();
+  siteRoutes(router, ctx);
+  apiRoutes(router, ctx);
+  projectHostRoutes(router, ctx);
+  assetHostRoutes(router, ctx);
+  imageRoutes(router, ctx);
+  http.setRouter(router);
+
+  let closing: Promise<void> | undefined;
+  return {
+    url,
+    hosts,
+    port,
+    accounts,
+    samples,
+    server: http.server,
+    close: () => {
+      closing ??= http.close();
+      return closing;
+    },
+  };
+}

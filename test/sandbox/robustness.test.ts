@@ -1,0 +1,215 @@
+import type { AddressInfo } from 'node:net';
+import { connect, type Socket } from 'node:net';
+import { fetch } from 'undici';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ErrorBody, User } from '../../src/records.js';
+import { HttpError } from '../../src/sandbox/errors.js';
+import { json } from '../../src/sandbox/http-utils.js';
+import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
+import { Router } from '../../src/sandbox/router.js';
+import { createSandboxServer } from '../../src/sandbox/server.js';
+import { Client, loggedIn } from './helpers.js';
+
+let sandbox: Sandbox;
+let anon: Client;
+beforeAll(async () => {
+  sandbox = await startSandbox();
+  anon = new Client(sandbox.url);
+});
+afterAll(() => sandbox.close());
+
+/** Sends raw bytes over a socket; answers everything the server wrote back. */
+function raw(port: number, bytes: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket: Socket = connect(port, '127.0.0.1', () => socket.write(bytes));
+    let out = '';
+    socket.on('data', (d: Buffer) => {
+      out += d.toString();
+    });
+    socket.on('close', () => resolve(out));
+    socket.on('error', reject);
+    socket.setTimeout(3_000, () => socket.destroy());
+  });
+}
+
+async function stillServes(): Promise<void> {
+  const answer = await anon.get(`/api/users/${sandbox.samples.demoUser}`);
+  expect((answer.body as User).username).toBe(sandbox.samples.demoUser);
+}
+
+describe('bad requests get 4xx JSON and the server keeps serving', () => {
+  it('answers unknown paths with 404 JSON', async () => {
+    for (const path of [
+      '/nope',
+      '/api',
+      '/api/nope',
+      '/api/users',
+      '/projects',
+      '/assets',
+      '/clouddata/logs',
+      '/%',
+    ]) {
+      const answer = await anon.get(path);
+      expect(answer.status, path).toBeGreaterThanOrEqual(400);
+      expect(answer.status, path).toBeLessThan(500);
+      expect(answer.headers.get('content-type')).toMatch(/^application\/json/);
+      expect(typeof (answer.body as ErrorBody).code).toBe('string');
+    }
+    expect((await anon.get('/api/nope')).body).toEqual({ code: 'NotFound', message: '' });
+    expect((await anon.get('/%E0%A4%A')).status).toBe(400);
+    await stillServes();
+  });
+
+  it('answers a wrong method with 405 and Allow', async () => {
+    const answer = await anon.request('DELETE', `/api/users/${sandbox.samples.demoUser}`);
+    expect(answer.status).toBe(405);
+    expect(answer.headers.get('allow')).toBe('GET, HEAD');
+    expect((answer.body as ErrorBody).code).toBe('MethodNotAllowed');
+    const post = await anon.request('POST', '/api/projects/123');
+    expect(post.status).toBe(405);
+    expect(post.headers.get('allow')).toBe('GET, HEAD, PUT');
+  });
+
+  it('answers HEAD like GET without a body', async () => {
+    const res = await fetch(`${sandbox.url}/api/users/${sandbox.samples.demoUser}`, { method: 'HEAD' });
+    expect(res.status).toBe(200);
+    expect(Number(res.headers.get('content-length'))).toBeGreaterThan(0);
+    expect(await res.text()).toBe('');
+  });
+
+  it('survives malformed JSON and oversized bodies', async () => {
+    const client = await loggedIn(sandbox);
+    const id = sandbox.samples.fixtureProjects.cloud_variables_simple;
+    for (const body of ['{', 'null', '{"title": "x"', '\u0000', 'x'.repeat(70_000)]) {
+      const answer = await client.write('PUT', `/api/projects/${id}`, {
+        body,
+        headers: { 'content-type': 'application/json' },
+      });
+      expect(answer.status).toBeGreaterThanOrEqual(400);
+      expect(answer.status).toBeLessThan(500);
+      expect(answer.body).toMatchObject({ code: expect.any(String) });
+    }
+    await stillServes();
+  });
+
+  it('answers a request that is not HTTP with 400 JSON', async () => {
+    const answer = await raw(sandbox.port, 'HELLO THERE\r\n\r\n');
+    expect(answer).toMatch(/^HTTP\/1\.1 400 /);
+    expect(answer).toContain('"code":"BadRequest"');
+    const truncated = await raw(
+      sandbox.port,
+      'GET /api/health HTTP/1.1\r\nHost: x\r\nContent-Length: abc\r\n\r\n',
+    );
+    expect(truncated).toMatch(/^HTTP\/1\.1 400 /);
+    await stillServes();
+  });
+
+  it('keeps absolute-looking paths as paths', async () => {
+    const answer = await raw(
+      sandbox.port,
+      'GET //evil.example/api/health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n',
+    );
+    expect(answer).toMatch(/^HTTP\/1\.1 404 /);
+  });
+});
+
+describe('the server layer', () => {
+  it('turns a throwing handler into 500 JSON and keeps serving', async () => {
+    const router = new Router()
+      .get('/boom', () => {
+        throw new Error('kaboom');
+      })
+      .get('/async-boom', async () => {
+        await Promise.resolve();
+        throw new TypeError('async kaboom');
+      })
+      .get('/teapot', () => {
+        throw new HttpError(418, 'Teapot', 'short and stout');
+      })
+      .get('/ok', () => json({ ok: true }));
+    const app = createSandboxServer({ latency: 0 });
+    const seen: unknown[] = [];
+    app.server.on('handlerError', (err) => seen.push(err));
+    app.setRouter(router);
+    await new Promise<void>((resolve) => app.server.listen(0, '127.0.0.1', resolve));
+    const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+    try {
+      for (const path of ['/boom', '/async-boom']) {
+        const res = await fetch(base + path);
+        expect(res.status).toBe(500);
+        const body = (await res.json()) as ErrorBody;
+        expect(body.code).toBe('InternalServerError');
+        expect(body.message).toMatch(/kaboom/);
+      }
+      expect(seen).toHaveLength(2);
+      const teapot = await fetch(`${base}/teapot`);
+      expect(teapot.status).toBe(418);
+      expect(await teapot.json()).toEqual({ code: 'Teapot', message: 'short and stout' });
+      expect(await (await fetch(`${base}/ok`)).json()).toEqual({ ok: true });
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('answers 503 until the routes are installed', async () => {
+    const app = createSandboxServer({ latency: 0 });
+    await new Promise<void>((resolve) => app.server.listen(0, '127.0.0.1', resolve));
+    try {
+      const res = await fetch(`http://127.0.0.1:${(app.server.address() as AddressInfo).port}/`);
+      expect(res.status).toBe(503);
+    } finally {
+      await app.close();
+    }
+  });
+});
+
+describe('latency and lifecycle', () => {
+  it('waits the latency before every answer, errors included', async () => {
+    const slow = await startSandbox({ latency: 150 });
+    try {
+      const client = new Client(slow.url);
+      for (const path of ['/api/health', '/api/nope', '/api/users/x/followers?limit=99']) {
+        const started = performance.now();
+        const answer = await client.get(path);
+        expect(answer.status).toBeGreaterThan(0);
+        expect(performance.now() - started, path).toBeGreaterThanOrEqual(145);
+      }
+    } finally {
+      await slow.close();
+    }
+    const started = performance.now();
+    await anon.get('/api/health');
+    expect(performance.now() - started).toBeLessThan(145);
+  });
+
+  it('closes promptly with keep-alive sockets open, and restarts on the same port', async () => {
+    const first = await startSandbox({ seed: 7 });
+    const port = first.port;
+    const client = new Client(first.url);
+    // undici keeps this connection alive after the answer.
+    expect((await client.get('/api/health')).status).toBe(200);
+    const started = performance.now();
+    await first.close();
+    expect(performance.now() - started).toBeLessThan(1_000);
+    await expect(fetch(`${first.url}/api/health`)).rejects.toThrow();
+
+    const second = await startSandbox({ port, seed: 7 });
+    try {
+      expect(second.port).toBe(port);
+      expect(second.url).toBe(first.url);
+      expect(second.samples).toEqual(first.samples);
+      expect((await new Client(second.url).get('/api/health')).status).toBe(200);
+      // The port is taken while the second one runs.
+      await expect(startSandbox({ port })).rejects.toThrow(/EADDRINUSE/);
+    } finally {
+      await second.close();
+    }
+  });
+
+  it('refuses invalid options', async () => {
+    await expect(startSandbox({ port: 70_000 })).rejects.toThrow(RangeError);
+    await expect(startSandbox({ latency: -1 })).rejects.toThrow(RangeError);
+    await expect(startSandbox({ seed: 1.5 })).rejects.toThrow(RangeError);
+    await expect(startSandbox({ projectTokenTtl: 0 })).rejects.toThrow(RangeError);
+  });
+});
