@@ -32,7 +32,8 @@ async function sandbox(args: string[]): Promise<void> {
   const number = (name: string, text: string | undefined) => {
     if (text === undefined) return undefined;
     const value = Number(text);
-    if (!Number.isInteger(value) || value < 0) throw new RangeError(`--${name} must be a whole number, got ${text}`);
+    if (!Number.isInteger(value) || value < 0)
+      throw new RangeError(`--${name} must be a whole number, got ${text}`);
     return value;
   };
   const { startSandbox } = await import('./sandbox/index.js');

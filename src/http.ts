@@ -244,7 +244,7 @@ function networkError(method: string, url: string, error: unknown, timeout: numb
   const isTimeout = error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError');
   const detail =
     error instanceof Error
-      ? ((error.cause instanceof Error && error.cause.message) || error.message)
+      ? (error.cause instanceof Error && error.cause.message) || error.message
       : String(error);
   const reason = isTimeout ? `timed out after ${timeout} ms` : `request failed: ${detail}`;
   return new ApiError({ status: 0, url, method, reason, cause: error });

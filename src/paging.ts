@@ -73,7 +73,8 @@ export class PagedList<T> implements PromiseLike<T[]>, AsyncIterable<T> {
     settings: { pageSize?: number } = {},
   ) {
     const { offset } = normalizePage(page);
-    this.#pageSize = settings.pageSize === undefined ? MAX_PAGE_SIZE : assertInteger(settings.pageSize, 'pageSize', 1);
+    this.#pageSize =
+      settings.pageSize === undefined ? MAX_PAGE_SIZE : assertInteger(settings.pageSize, 'pageSize', 1);
     this.#defaultLimit = settings.pageSize === undefined ? DEFAULT_LIMIT : this.#pageSize;
     this.#fetch = fetchPage;
     this.#limit = page.limit === undefined ? undefined : normalizePage(page).limit;
@@ -82,6 +83,7 @@ export class PagedList<T> implements PromiseLike<T[]>, AsyncIterable<T> {
   }
 
   /** Reads the window `{ limit, offset }`: its requests go out together. */
+  // biome-ignore lint/suspicious/noThenProperty: awaitable on purpose, like openai-node's page promises
   then<R1 = T[], R2 = never>(
     onfulfilled?: ((value: T[]) => R1 | PromiseLike<R1>) | null,
     onrejected?: ((reason: unknown) => R2 | PromiseLike<R2>) | null,
@@ -128,7 +130,8 @@ export class PagedList<T> implements PromiseLike<T[]>, AsyncIterable<T> {
   }
 
   async *#pages(walk: WalkOptions): AsyncGenerator<T[]> {
-    const prefetch = walk.prefetch === undefined ? DEFAULT_PREFETCH : assertInteger(walk.prefetch, 'prefetch', 1, 50);
+    const prefetch =
+      walk.prefetch === undefined ? DEFAULT_PREFETCH : assertInteger(walk.prefetch, 'prefetch', 1, 50);
     const end = this.#limit === undefined ? Number.POSITIVE_INFINITY : this.#offset + this.#limit;
     const inFlight: { size: number; page: Promise<T[]> }[] = [];
     let next = this.#offset;

@@ -4,9 +4,9 @@
  */
 import { inspect } from 'node:util';
 import { CookieJar } from 'tough-cookie';
-import { LoginRequiredError, ApiError } from './errors.js';
+import { ApiError, LoginRequiredError } from './errors.js';
 import { type Hosts, resolveHosts } from './hosts.js';
-import { type FetchLike, HttpClient, type HttpAnswer, type RequestOptions } from './http.js';
+import { type FetchLike, type HttpAnswer, HttpClient, type RequestOptions } from './http.js';
 import type { Featured, Health, LoginAnswer, NewsItem, SessionInfo } from './records.js';
 import { redactText } from './redact.js';
 import { Projects } from './resources/projects.js';
@@ -147,7 +147,7 @@ export class Session {
     }
     const rows = parseJson<LoginAnswer[]>(answer.bytes);
     const row = Array.isArray(rows) ? rows[0] : undefined;
-    if (!row || row.success !== 1) {
+    if (row?.success !== 1) {
       throw new ApiError({
         status: 403,
         url,
@@ -158,7 +158,12 @@ export class Session {
     }
     const info = await this.refreshSession();
     if (!this.loggedIn) {
-      throw new ApiError({ status: 403, url, method: 'POST', reason: 'login answered success but no session was set' });
+      throw new ApiError({
+        status: 403,
+        url,
+        method: 'POST',
+        reason: 'login answered success but no session was set',
+      });
     }
     return info;
   }

@@ -30,7 +30,12 @@ export function toId(value: unknown, name: string): number {
   return id;
 }
 
-export function assertInteger(value: unknown, name: string, min: number, max = Number.MAX_SAFE_INTEGER): number {
+export function assertInteger(
+  value: unknown,
+  name: string,
+  min: number,
+  max = Number.MAX_SAFE_INTEGER,
+): number {
   if (typeof value !== 'number' || !Number.isInteger(value)) {
     throw new TypeError(`${name} must be an integer, got ${describe(value)}`);
   }

@@ -15,7 +15,8 @@ export function md5Hex(bytes: Uint8Array): string {
 /** The `md5ext` name for bytes with an extension (`png`, `.svg`, …). */
 export function md5ext(bytes: Uint8Array, extension: string): string {
   const ext = extension.replace(/^\./, '').toLowerCase();
-  if (!/^[a-z0-9]{1,5}$/.test(ext)) throw new RangeError(`not an asset extension: ${JSON.stringify(extension)}`);
+  if (!/^[a-z0-9]{1,5}$/.test(ext))
+    throw new RangeError(`not an asset extension: ${JSON.stringify(extension)}`);
   return `${md5Hex(bytes)}.${ext}`;
 }
 

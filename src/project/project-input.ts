@@ -30,7 +30,9 @@ export function toProjectFiles(input: ProjectInput): ProjectFiles {
   if (input instanceof Uint8Array) return readSb3(input);
   if (input instanceof Map || Array.isArray(input)) return fromFiles(entries(input));
   if (input === null || typeof input !== 'object') {
-    throw new TypeError('project must be a Map, an object, an array of [name, content] pairs, { json, assets } or .sb3 bytes');
+    throw new TypeError(
+      'project must be a Map, an object, an array of [name, content] pairs, { json, assets } or .sb3 bytes',
+    );
   }
   if (isProjectJson(input)) return { json: input, assets: new Map() };
   if ('json' in input) {
@@ -40,7 +42,9 @@ export function toProjectFiles(input: ProjectInput): ProjectFiles {
   return fromFiles(Object.entries(input as Record<string, FileContent>));
 }
 
-function entries(input: Map<string, FileContent> | readonly (readonly [string, FileContent])[]): [string, FileContent][] {
+function entries(
+  input: Map<string, FileContent> | readonly (readonly [string, FileContent])[],
+): [string, FileContent][] {
   if (input instanceof Map) return [...input.entries()];
   return input.map((pair, index) => {
     if (!Array.isArray(pair) || pair.length !== 2 || typeof pair[0] !== 'string') {
@@ -66,7 +70,8 @@ function toAssets(input: AssetsInput): Map<string, Uint8Array> {
     input instanceof Map ? [...input.entries()] : Array.isArray(input) ? input : Object.entries(input);
   const assets = new Map<string, Uint8Array>();
   for (const pair of pairs) {
-    if (!Array.isArray(pair) || pair.length !== 2) throw new TypeError('assets must be [md5ext, bytes] pairs');
+    if (!Array.isArray(pair) || pair.length !== 2)
+      throw new TypeError('assets must be [md5ext, bytes] pairs');
     const [name, content] = pair as [string, Uint8Array | ArrayBuffer];
     assets.set(name, toBytes(content, name));
   }

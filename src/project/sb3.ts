@@ -22,7 +22,8 @@ export function readSb3(bytes: Uint8Array): ProjectFiles {
   } catch (cause) {
     throw new RangeError('the .sb3 file holds a project.json that is not valid JSON', { cause });
   }
-  if (!isProjectJson(json)) throw new RangeError('the .sb3 file holds a project.json without a targets array');
+  if (!isProjectJson(json))
+    throw new RangeError('the .sb3 file holds a project.json without a targets array');
   const assets = new Map<string, Uint8Array>();
   for (const [name, data] of Object.entries(files)) {
     if (name !== 'project.json' && !name.endsWith('/')) assets.set(name, data);

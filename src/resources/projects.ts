@@ -2,7 +2,7 @@ import { mapConcurrent } from '../concurrency.js';
 import { ApiError } from '../errors.js';
 import type { PagedList } from '../paging.js';
 import { checkAsset, isAssetName, md5ext, md5Hex, projectAssetNames } from '../project/assets.js';
-import { toProjectFiles, type ProjectInput } from '../project/project-input.js';
+import { type ProjectInput, toProjectFiles } from '../project/project-input.js';
 import { isProjectJson, type ProjectFiles, type ProjectJson } from '../project/project-json.js';
 import type { Comment, Project, ProjectSaveAnswer } from '../records.js';
 import { assertInteger, assertObject, assertString, toId } from '../validate.js';
@@ -65,11 +65,18 @@ export class Projects extends Resource {
   }
 
   /** Replies to one comment of the project. */
-  replies(id: number | string, commentId: number | string, options: CommentListOptions = {}): PagedList<Comment> {
+  replies(
+    id: number | string,
+    commentId: number | string,
+    options: CommentListOptions = {},
+  ): PagedList<Comment> {
     const { author, ...rest } = options ?? {};
     const projectId = toId(id, 'project id');
     const parent = toId(commentId, 'comment id');
-    return this.list<Comment>(async () => `${await this.#commentsPath(projectId, author)}/${parent}/replies`, rest);
+    return this.list<Comment>(
+      async () => `${await this.#commentsPath(projectId, author)}/${parent}/replies`,
+      rest,
+    );
   }
 
   /** A fresh token to read the project's body (they expire within minutes). */
@@ -87,7 +94,10 @@ export class Projects extends Resource {
   }
 
   /** The project's body. Fetches a token first unless one is given. */
-  async getJson(id: number | string, options: { token?: string; signal?: AbortSignal } = {}): Promise<ProjectJson> {
+  async getJson(
+    id: number | string,
+    options: { token?: string; signal?: AbortSignal } = {},
+  ): Promise<ProjectJson> {
     const projectId = toId(id, 'project id');
     if (options.token !== undefined) assertString(options.token, 'token');
     const read = async (token: string) =>
@@ -122,7 +132,12 @@ export class Projects extends Resource {
     const answer = await this.session.http.request(url, { signal: options.signal });
     const actual = md5Hex(answer.bytes);
     if (!name.startsWith(actual)) {
-      throw new ApiError({ status: answer.status, url, method: 'GET', reason: `asset bytes have md5 ${actual}` });
+      throw new ApiError({
+        status: answer.status,
+        url,
+        method: 'GET',
+        reason: `asset bytes have md5 ${actual}`,
+      });
     }
     return answer.bytes;
   }
@@ -189,7 +204,11 @@ export class Projects extends Resource {
    * nothing is written), uploads the assets concurrently, then writes the body.
    * Accepts a Map / object / pairs of files, `{ json, assets }`, a bare body or `.sb3` bytes.
    */
-  async save(id: number | string, project: ProjectInput, options: TransferOptions = {}): Promise<ProjectSaveAnswer> {
+  async save(
+    id: number | string,
+    project: ProjectInput,
+    options: TransferOptions = {},
+  ): Promise<ProjectSaveAnswer> {
     const projectId = toId(id, 'project id');
     const { concurrency, onProgress, signal } = transferOptions(options);
     const { json, assets } = toProjectFiles(project);
@@ -286,7 +305,9 @@ const ASSET_TYPES: Record<string, string> = {
 function transferOptions(options: TransferOptions) {
   assertObject(options, 'options');
   const concurrency =
-    options.concurrency === undefined ? DEFAULT_CONCURRENCY : assertInteger(options.concurrency, 'concurrency', 1, 64);
+    options.concurrency === undefined
+      ? DEFAULT_CONCURRENCY
+      : assertInteger(options.concurrency, 'concurrency', 1, 64);
   if (options.onProgress !== undefined && typeof options.onProgress !== 'function') {
     throw new TypeError('onProgress must be a function');
   }

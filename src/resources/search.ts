@@ -38,7 +38,12 @@ export class Search extends Resource {
     return this.#list<Studio>('explore', 'studios', query, options);
   }
 
-  #list<T>(kind: 'search' | 'explore', what: string, query: string, options: SearchOptions = {}): PagedList<T> {
+  #list<T>(
+    kind: 'search' | 'explore',
+    what: string,
+    query: string,
+    options: SearchOptions = {},
+  ): PagedList<T> {
     assertString(query, 'query');
     const { mode, language, ...rest } = options ?? {};
     if (mode !== undefined && !MODES.includes(mode)) {

@@ -1,3 +1,3 @@
-export { configDir, stateDir, sessionFile, historyFile } from './paths.js';
-export { saveSession, resumeSession } from './session-store.js';
 export { openWorkbench, type Workbench, type WorkbenchOptions } from './open-workbench.js';
+export { configDir, historyFile, sessionFile, stateDir } from './paths.js';
+export { resumeSession, saveSession } from './session-store.js';

@@ -55,7 +55,10 @@ export async function openWorkbench(options: WorkbenchOptions = {}): Promise<Wor
       return workbench(session, `logged in as ${session.username} on ${session.siteHost}`);
     }
   }
-  return workbench(new Session(), 'not logged in (anonymous reads only): set SCRATCH_USERNAME, or use .login');
+  return workbench(
+    new Session(),
+    'not logged in (anonymous reads only): set SCRATCH_USERNAME, or use .login',
+  );
 }
 
 function workbench(session: Session, description: string): Workbench {

@@ -1,8 +1,9 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiError, Session } from '../../src/index.js';
 import { retryAfterMs } from '../../src/http.js';
+import { ApiError, Session } from '../../src/index.js';
+import { caught } from '../support/caught.js';
 
 // A tiny real server over loopback whose answers each test scripts: this tests the client's
 // retry and timeout rules against real sockets, not a stubbed fetch.
@@ -47,7 +48,9 @@ describe('retries', () => {
   it('gives up after the configured retries with the last status and reason', async () => {
     hits = [];
     handler = (_req, res) => json(res, 500, { code: 'Boom', message: 'database on fire' });
-    const error = await session({ retries: 2 }).apiGet('/health').catch((e) => e);
+    const error = await session({ retries: 2 })
+      .apiGet('/health')
+      .catch((e) => e);
     expect(error).toBeInstanceOf(ApiError);
     expect(error).toMatchObject({ status: 500, reason: 'database on fire' });
     expect(hits.length).toBe(3);
@@ -69,12 +72,12 @@ describe('retries', () => {
 
   it('reports a network failure and a timeout as ApiError status 0', async () => {
     const dead = new Session({ hosts: { api: 'http://127.0.0.1:1' }, retries: 1 });
-    const error = await dead.apiGet('/x').catch((e) => e);
+    const error = await caught(dead.apiGet('/x'));
     expect(error).toBeInstanceOf(ApiError);
     expect(error.status).toBe(0);
     expect(error.message).toMatch(/request failed/);
     handler = () => {}; // never answers
-    const slow = await session({ timeout: 200, retries: 0 }).apiGet('/slow').catch((e) => e);
+    const slow = await caught(session({ timeout: 200, retries: 0 }).apiGet('/slow'));
     expect(slow).toMatchObject({ status: 0 });
     expect(slow.message).toMatch(/timed out after 200 ms/);
   });

@@ -12,7 +12,8 @@ import {
 import { useSandbox } from '../support/sandbox.js';
 
 const ctx = useSandbox();
-const fixture = (name: string) => new Uint8Array(readFileSync(new URL(`../../src/sandbox/fixtures/${name}`, import.meta.url)));
+const fixture = (name: string) =>
+  new Uint8Array(readFileSync(new URL(`../../src/sandbox/fixtures/${name}`, import.meta.url)));
 
 describe('project reads', () => {
   it('get returns the typed record with a project token', async () => {
@@ -28,7 +29,10 @@ describe('project reads', () => {
 
   it('an unshared project is 404 to others and readable by its owner', async () => {
     const id = ctx.sandbox.samples.unsharedProject;
-    const error = await ctx.anonymous().projects.get(id).catch((e) => e);
+    const error = await ctx
+      .anonymous()
+      .projects.get(id)
+      .catch((e) => e);
     expect(error).toBeInstanceOf(ApiError);
     expect(error.status).toBe(404);
     const owner = await ctx.login(0);
@@ -51,7 +55,9 @@ describe('project reads', () => {
     const withReplies = comments.find((c) => c.reply_count > 0)!;
     expect(withReplies).toBeDefined();
     const project = await session.projects.get(commented);
-    const replies = await session.projects.replies(commented, withReplies.id, { author: project.author.username });
+    const replies = await session.projects.replies(commented, withReplies.id, {
+      author: project.author.username,
+    });
     expect(replies.length).toBe(Math.min(withReplies.reply_count, 40));
     expect(replies.every((r) => r.parent_id === withReplies.id)).toBe(true);
   });
@@ -77,7 +83,9 @@ describe('download', () => {
   it('fetches each distinct asset once, md5-checked, with progress', async () => {
     const id = ctx.sandbox.samples.fixtureProjects.monitored_variables!;
     const progress: TransferProgress[] = [];
-    const { json, assets } = await ctx.anonymous().projects.download(id, { onProgress: (p) => progress.push(p) });
+    const { json, assets } = await ctx
+      .anonymous()
+      .projects.download(id, { onProgress: (p) => progress.push(p) });
     const expected = readSb3(fixture('monitored_variables.sb3'));
     const names = projectAssetNames(json);
     expect(new Set(names).size).toBe(names.length);
@@ -140,17 +148,27 @@ describe('writes', () => {
     const bad = new TextEncoder().encode('tampered');
     const badName = md5ext(new TextEncoder().encode('original'), 'svg');
     const json = { ...before, meta: { changed: true } };
-    const attempt = owner.projects.save(target, { json, assets: new Map([[goodName, good], [badName, bad]]) });
+    const attempt = owner.projects.save(target, {
+      json,
+      assets: new Map([
+        [goodName, good],
+        [badName, bad],
+      ]),
+    });
     await expect(attempt).rejects.toThrow(/does not match its bytes/);
     // The good asset was not uploaded either, and the body is unchanged.
     await expect(owner.projects.downloadAsset(goodName)).rejects.toMatchObject({ status: 404 });
     expect(await owner.projects.getJson(target)).toEqual(before);
-    await expect(owner.projects.save(target, { json, assets: { 'x.png': good } })).rejects.toThrow(/not an md5ext/);
+    await expect(owner.projects.save(target, { json, assets: { 'x.png': good } })).rejects.toThrow(
+      /not an md5ext/,
+    );
   });
 
   it('uploadAsset computes or checks the name', async () => {
     const owner = await ctx.login(0);
-    const bytes = new TextEncoder().encode(`<svg xmlns="http://www.w3.org/2000/svg" data-n="upload-${Math.random()}"/>`);
+    const bytes = new TextEncoder().encode(
+      `<svg xmlns="http://www.w3.org/2000/svg" data-n="upload-${Math.random()}"/>`,
+    );
     const name = await owner.projects.uploadAsset('svg', bytes);
     expect(name).toBe(md5ext(bytes, 'svg'));
     expect(await owner.projects.downloadAsset(name)).toEqual(bytes);
@@ -196,7 +214,9 @@ describe('writes', () => {
     const anonymous = ctx.anonymous();
     await expect(anonymous.projects.setJson(id, { targets: [] })).rejects.toThrow(LoginRequiredError);
     // A raw request without login gets the server's 401.
-    const raw = await anonymous.http.request(`${ctx.sandbox.hosts.projects}/${id}`, { method: 'PUT', json: { targets: [] } }).catch((e) => e);
+    const raw = await anonymous.http
+      .request(`${ctx.sandbox.hosts.projects}/${id}`, { method: 'PUT', json: { targets: [] } })
+      .catch((e) => e);
     expect(raw).toMatchObject({ status: 401 });
   });
 });

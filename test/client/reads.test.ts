@@ -70,7 +70,8 @@ describe('paging', () => {
     const name = ctx.sandbox.samples.popularUser;
     const progress: PageProgress[] = [];
     const ids: number[] = [];
-    for await (const user of session.users.followers(name, { onProgress: (p) => progress.push(p) })) ids.push(user.id);
+    for await (const user of session.users.followers(name, { onProgress: (p) => progress.push(p) }))
+      ids.push(user.id);
     expect(ids.length).toBeGreaterThanOrEqual(2000);
     expect(new Set(ids).size).toBe(ids.length);
     expect(progress.at(-1)).toMatchObject({ items: ids.length, done: true });
@@ -106,7 +107,12 @@ describe('studios', () => {
     const session = ctx.anonymous();
     const id = ctx.sandbox.samples.studio;
     const studio = await session.studios.get(id);
-    expect(studio).toMatchObject({ id, title: expect.any(String), host: expect.any(Number), stats: expect.any(Object) });
+    expect(studio).toMatchObject({
+      id,
+      title: expect.any(String),
+      host: expect.any(Number),
+      stats: expect.any(Object),
+    });
     const [projects, curators, managers, comments] = await Promise.all([
       session.studios.projects(id),
       session.studios.curators(id),
@@ -114,7 +120,11 @@ describe('studios', () => {
       session.studios.comments(id),
     ]);
     expect(projects.length).toBeGreaterThan(0);
-    expect(projects[0]).toMatchObject({ id: expect.any(Number), title: expect.any(String), username: expect.any(String) });
+    expect(projects[0]).toMatchObject({
+      id: expect.any(Number),
+      title: expect.any(String),
+      username: expect.any(String),
+    });
     expect(curators.length).toBeGreaterThan(0);
     expect(managers.length).toBeGreaterThan(0);
     expect(managers.some((m) => m.id === studio.host)).toBe(true);
@@ -132,7 +142,9 @@ describe('search and explore', () => {
     const found = await session.search.projects(word);
     expect(found.length).toBeGreaterThan(0);
     const lower = word.toLowerCase();
-    expect(found.every((p) => `${p.title} ${p.description} ${p.instructions}`.toLowerCase().includes(lower))).toBe(true);
+    expect(
+      found.every((p) => `${p.title} ${p.description} ${p.instructions}`.toLowerCase().includes(lower)),
+    ).toBe(true);
     const popular = await session.search.exploreProjects('*', { mode: 'popular', limit: 40 });
     const trending = await session.search.exploreProjects('*', { mode: 'trending', limit: 40 });
     expect(popular.map((p) => p.id)).not.toEqual(trending.map((p) => p.id));

@@ -2,6 +2,7 @@ import { inspect } from 'node:util';
 import { CookieJar } from 'tough-cookie';
 import { describe, expect, it } from 'vitest';
 import { ApiError, LoginRequiredError, PLATFORM_HOSTS, Session } from '../../src/index.js';
+import { caught } from '../support/caught.js';
 import { useSandbox } from '../support/sandbox.js';
 
 const ctx = useSandbox();
@@ -41,7 +42,9 @@ describe('login', () => {
   it('refuses a wrong password with ApiError 403 and the reason, never the password', async () => {
     const account = ctx.sandbox.accounts[1]!;
     const password = 'definitely-wrong-password';
-    const error = await Session.login(account.username, password, { hosts: ctx.sandbox.hosts }).catch((e) => e);
+    const error = await Session.login(account.username, password, { hosts: ctx.sandbox.hosts }).catch(
+      (e) => e,
+    );
     expect(error).toBeInstanceOf(ApiError);
     expect(error.status).toBe(403);
     expect(error.message).toMatch(/incorrect username or password/i);
@@ -71,7 +74,10 @@ describe('login', () => {
   it('resumes from a serialized jar', async () => {
     const first = await ctx.login(0);
     const saved = JSON.stringify(await first.jar.serialize());
-    const restored = new Session({ hosts: ctx.sandbox.hosts, jar: await CookieJar.deserialize(JSON.parse(saved)) });
+    const restored = new Session({
+      hosts: ctx.sandbox.hosts,
+      jar: await CookieJar.deserialize(JSON.parse(saved)),
+    });
     expect(restored.loggedIn).toBe(false);
     const info = await restored.refreshSession();
     expect(restored.loggedIn).toBe(true);
@@ -108,7 +114,9 @@ describe('login', () => {
 describe('secrets', () => {
   it('util.inspect, JSON and errors never show the session id, CSRF token or X-Token', async () => {
     const session = await ctx.login(0);
-    const cookie = (await session.jar.getCookies(ctx.sandbox.url)).find((c) => c.key === 'scratchsessionsid')!;
+    const cookie = (await session.jar.getCookies(ctx.sandbox.url)).find(
+      (c) => c.key === 'scratchsessionsid',
+    )!;
     const secrets = [session.xToken!, session.csrfToken!, cookie.value.replace(/"/g, '')];
     const error = await session.users.get('no-such-user-xyz').catch((e) => e);
     // A write to someone else's project: a 403 ApiError built from an authenticated request.
@@ -136,7 +144,11 @@ describe('general reads', () => {
     expect(typeof health).toBe('object');
     const news = await session.news();
     expect(news.length).toBeGreaterThanOrEqual(5);
-    expect(news[0]).toMatchObject({ id: expect.any(Number), headline: expect.any(String), url: expect.any(String) });
+    expect(news[0]).toMatchObject({
+      id: expect.any(Number),
+      headline: expect.any(String),
+      url: expect.any(String),
+    });
     const featured = await session.featured();
     expect(Object.keys(featured)).toContain('community_featured_projects');
     expect(featured.community_featured_projects!.length).toBeGreaterThan(0);
@@ -146,7 +158,7 @@ describe('general reads', () => {
     const session = ctx.anonymous();
     const user = await session.apiGet<{ username: string }>(`/users/${ctx.sandbox.samples.demoUser}`);
     expect(user.username).toBe(ctx.sandbox.samples.demoUser);
-    const error = await session.apiGet('/users/nobody-here-123').catch((e) => e);
+    const error = await caught(session.apiGet('/users/nobody-here-123'));
     expect(error).toBeInstanceOf(ApiError);
     expect(error).toMatchObject({ status: 404, method: 'GET', body: { code: 'NotFound' } });
     expect(error.url).toBe(`${ctx.sandbox.hosts.api}/users/nobody-here-123`);

@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# The whole test suite, from a fresh clone: installs what it needs, builds, runs vitest,
+# and ends with one plain summary line ("N passed, N failed, N skipped").
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  echo "› installing npm packages"
+  npm ci --no-audit --no-fund
+fi
+bash test/support/install-system-deps.sh
+echo "› building"
+npm run --silent build
+
+mkdir -p test/.tmp
+status=0
+npx vitest run --reporter=default --reporter=json --outputFile.json=test/.tmp/results.json "$@" || status=$?
+node test/support/summary.mjs test/.tmp/results.json || status=1
+exit "$status"

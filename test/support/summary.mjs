@@ -1,0 +1,18 @@
+// Prints vitest's JSON results as one plain line that any CI can read: "tests: N passed, N failed, N skipped".
+import { readFileSync } from 'node:fs';
+
+const file = process.argv[2];
+let results;
+try {
+  results = JSON.parse(readFileSync(file, 'utf8'));
+} catch {
+  console.log('tests: 0 passed, 1 failed');
+  console.error(`no vitest results at ${file}`);
+  process.exit(1);
+}
+const passed = results.numPassedTests ?? 0;
+// A file that fails to load has no failed tests but a failed suite: count it too.
+const failed = Math.max(results.numFailedTests ?? 0, results.numFailedTestSuites ?? 0);
+const skipped = (results.numPendingTests ?? 0) + (results.numTodoTests ?? 0);
+console.log(`tests: ${passed} passed, ${failed} failed, ${skipped} skipped`);
+if (passed === 0) process.exit(1);
