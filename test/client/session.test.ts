@@ -137,6 +137,28 @@ describe('secrets', () => {
   });
 });
 
+describe('custom fetch and user agent', () => {
+  it('sends every request through the given fetch, with the User-Agent', async () => {
+    const { fetch } = await import('undici');
+    const seen: { url: string; agent: string | undefined }[] = [];
+    const session = ctx.anonymous({
+      userAgent: 'scratchlab-tests/1.0',
+      fetch: (url, init) => {
+        seen.push({ url, agent: init.headers['User-Agent'] });
+        return fetch(url, init);
+      },
+    });
+    const user = await session.users.get(ctx.sandbox.samples.demoUser);
+    expect(user.username).toBe(ctx.sandbox.samples.demoUser);
+    expect(seen).toEqual([
+      {
+        url: `${ctx.sandbox.hosts.api}/users/${ctx.sandbox.samples.demoUser}`,
+        agent: 'scratchlab-tests/1.0',
+      },
+    ]);
+  });
+});
+
 describe('general reads', () => {
   it('health, news and featured', async () => {
     const session = ctx.anonymous();
