@@ -48,3 +48,4 @@ export { Search, type SearchMode, type SearchOptions } from './resources/search.
 export { Studios } from './resources/studios.js';
 export { Users } from './resources/users.js';
 export { type AuthedRequestOptions, Session, type SessionOptions } from './session.js';
+export * from './cloud/index.js';

@@ -4,6 +4,7 @@
  */
 import { inspect } from 'node:util';
 import { CookieJar } from 'tough-cookie';
+import { Cloud, type CloudOptions } from './cloud/cloud.js';
 import { ApiError, LoginRequiredError } from './errors.js';
 import { type Hosts, resolveHosts } from './hosts.js';
 import { type FetchLike, type HttpAnswer, HttpClient, type RequestOptions } from './http.js';
@@ -265,6 +266,16 @@ export class Session {
   /** The front page's rows of featured projects and studios. */
   featured(): Promise<Featured> {
     return this.apiGet<Featured>('/proxy/featured');
+  }
+
+  /**
+   * A connection to a project's cloud variables. On the session's own cloud host
+   * (`hosts.cloudWs`: the platform's, or the sandbox's) it needs a login and sends the session
+   * cookie and `Origin`; with a custom `host` it is unauthenticated and sends no cookie.
+   * @throws LoginRequiredError on the session's cloud host without a login
+   */
+  cloud(projectId: number | string, options: CloudOptions = {}): Cloud {
+    return new Cloud({ ...options, projectId, session: this });
   }
 
   /** Redacted view for `console.log` and the REPL: no token, no cookie. */

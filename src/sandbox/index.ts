@@ -15,6 +15,7 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Hosts } from '../hosts.js';
+import { setUpSandboxCloud } from './cloud/sandbox-cloud.js';
 import type { SandboxContext } from './context.js';
 import { Links } from './links.js';
 import { LoginGuard } from './login-guard.js';
@@ -44,6 +45,8 @@ export interface SandboxOptions {
   seed?: number;
   /** Seconds a project token lives; default 300. */
   projectTokenTtl?: number;
+  /** `false` turns off the cloud endpoints' per-connection rate limits (for benchmarks); default true. */
+  cloudRateLimits?: boolean;
 }
 
 /** A running sandbox. */
@@ -59,6 +62,10 @@ export interface Sandbox {
   samples: Samples;
   /** The node:http server. The cloud server attaches to its `'upgrade'` event at `/clouddata`. */
   server: Server;
+  /** The seeded cloud game: a shared project with a week of cloud log (10,000+ entries). */
+  cloudProjectId: number;
+  /** WebSocket URL of the alternate-policy cloud endpoint (no login; identifying User-Agent required). */
+  alternateCloudHost: string;
   /** Closes the server and every socket (keep-alive ones included) promptly. */
   close(): Promise<void>;
 }
@@ -134,6 +141,18 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   projectHostRoutes(router, ctx);
   assetHostRoutes(router, ctx);
   imageRoutes(router, ctx);
+  const cloud = setUpSandboxCloud({
+    server: http.server,
+    router,
+    store,
+    sessions: ctx.sessions,
+    seed: opts.seed,
+    wsBase: `ws://${urlHost(opts.host)}:${port}`,
+    owner: samples.demoUser,
+    demoPlayers: accounts.slice(1).map((a) => a.username),
+    fixtureProjectId: samples.fixtureProjects.cloud_variables_simple,
+    rateLimits: options.cloudRateLimits !== false,
+  });
   http.setRouter(router);
 
   let closing: Promise<void> | undefined;
@@ -144,8 +163,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     accounts,
     samples,
     server: http.server,
+    cloudProjectId: cloud.projectId,
+    alternateCloudHost: cloud.alternateHost,
     close: () => {
-      closing ??= http.close();
+      // Cloud clients get a proper close (1001) before the HTTP side drops every socket.
+      closing ??= cloud.server.close().then(() => http.close());
       return closing;
     },
   };

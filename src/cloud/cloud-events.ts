@@ -1,0 +1,207 @@
+/**
+ * `CloudEvents`: a project's cloud activity as events, from one of two sources.
+ *
+ * - `logs` (the default on the platform): polls the log every `interval` seconds. The first poll
+ *   only marks what is already there (no replay of history), then `ready` fires; later polls
+ *   report each new entry once, oldest first, with its user and time, even when entries share
+ *   a millisecond (see `log-anchor.ts`). A failing poll emits `error` and polling goes on.
+ *   Memory stays bounded: between polls only the newest few entries' keys are kept.
+ * - `websocket` (the default elsewhere): the connection's own `set` events, with `user` and
+ *   `timestamp` null. Values the server sends right after the first handshake are state, not
+ *   activity, and are not reported; values that changed during an outage are.
+ */
+import type { CloudLogEntry, CloudVerb } from '../records.js';
+import { assertInteger, describe } from '../validate.js';
+import type { Cloud, CloudSetEvent } from './cloud.js';
+import { LOGS_PAGE_SIZE } from './cloud-logs.js';
+import { anchorOf, countNew, entryKey } from './log-anchor.js';
+import { TypedEmitter } from './typed-emitter.js';
+
+/** Where the events come from. */
+export type CloudEventsSource = 'logs' | 'websocket';
+
+export interface CloudEventsOptions {
+  /** `logs` (default on the platform) or `websocket` (default elsewhere). */
+  source?: CloudEventsSource;
+  /** Seconds between two polls of the log (default 1). */
+  interval?: number;
+  /** Log entries per poll request (default and most 100: one request when nothing much happened). */
+  limit?: number;
+}
+
+/** One change of a variable. `user` and `timestamp` are null from the `websocket` source. */
+export interface CloudActivity {
+  user: string | null;
+  verb: CloudVerb;
+  name: string;
+  value: string;
+  /** Milliseconds since the epoch. */
+  timestamp: number | null;
+}
+
+/** The events of {@link CloudEvents}. */
+export type CloudEventsMap = {
+  /** The source is running; activity from now on is reported. */
+  ready: undefined;
+  set: CloudActivity;
+  create: CloudActivity;
+  delete: CloudActivity;
+  rename: CloudActivity;
+  /** A poll failed (polling goes on), or the connection failed. */
+  error: Error;
+};
+
+/** Pages read in one poll, at most, to catch up after a burst of more than `limit` entries. */
+const MAX_PAGES = 10;
+/** Reads of a poll when entries keep arriving while it pages. */
+const MAX_ATTEMPTS = 3;
+
+export class CloudEvents extends TypedEmitter<CloudEventsMap> {
+  readonly source: CloudEventsSource;
+  /** Seconds between polls (`logs` source). */
+  readonly interval: number;
+  /** Entries per poll request (`logs` source). */
+  readonly limit: number;
+
+  readonly #cloud: Cloud;
+  /** The newest entries of the last poll (see `log-anchor.ts`); null before the first poll. */
+  #anchor: string[] | null = null;
+  #running = false;
+  #ready = false;
+  #run = 0;
+  #timer: ReturnType<typeof setTimeout> | null = null;
+  readonly #onSet = (event: CloudSetEvent) => {
+    // The first connection's initial values arrive before `ready`: they are state, not activity.
+    if (!this.#ready) return;
+    this.emit('set', { user: null, verb: 'set', name: event.name, value: event.value, timestamp: null });
+  };
+
+  constructor(cloud: Cloud, options: CloudEventsOptions = {}) {
+    super();
+    const source = options.source ?? (cloud.isPlatform ? 'logs' : 'websocket');
+    if (source !== 'logs' && source !== 'websocket') {
+      throw new TypeError(`source must be "logs" or "websocket", got ${describe(source)}`);
+    }
+    const interval = options.interval ?? 1;
+    if (typeof interval !== 'number' || !Number.isFinite(interval) || interval <= 0) {
+      throw new RangeError(`interval must be a number of seconds above 0, got ${describe(interval)}`);
+    }
+    this.source = source;
+    this.interval = interval;
+    this.limit =
+      options.limit === undefined ? LOGS_PAGE_SIZE : assertInteger(options.limit, 'limit', 1, LOGS_PAGE_SIZE);
+    this.#cloud = cloud;
+  }
+
+  /** True between `start()` and `stop()`. */
+  get running(): boolean {
+    return this.#running;
+  }
+
+  /** Starts the source; `ready` fires once it is running. Calling it again does nothing. */
+  start(): this {
+    if (this.#running) return this;
+    this.#running = true;
+    this.#ready = false;
+    this.#anchor = null;
+    const run = ++this.#run;
+    if (this.source === 'websocket') {
+      this.#cloud.on('set', this.#onSet);
+      this.#cloud.connect().then(
+        () => {
+          if (run !== this.#run) return;
+          this.#ready = true;
+          this.emit('ready', undefined);
+        },
+        (error: unknown) => {
+          if (run === this.#run)
+            this.emit('error', error instanceof Error ? error : new Error(String(error)));
+        },
+      );
+    } else {
+      // Check now that the host has a logs endpoint, so a mistake throws here and not later.
+      this.#cloud.logs({ limit: 1 });
+      void this.#poll(run);
+    }
+    return this;
+  }
+
+  /** Stops polling or listening. The cloud connection itself stays as it is. */
+  stop(): void {
+    this.#running = false;
+    this.#ready = false;
+    this.#run++;
+    if (this.#timer !== null) clearTimeout(this.#timer);
+    this.#timer = null;
+    this.#cloud.off('set', this.#onSet);
+  }
+
+  async #poll(run: number): Promise<void> {
+    try {
+      const { read, fresh } = await this.#readNew();
+      if (run !== this.#run) return;
+      this.#anchor = anchorOf(read, 2 * this.limit);
+      if (!this.#ready) {
+        this.#ready = true; // the first poll only marks what is already there
+        this.emit('ready', undefined);
+      } else {
+        for (const entry of fresh) {
+          if (run !== this.#run) return; // a listener stopped us
+          this.emit(entry.verb, { ...entry });
+        }
+      }
+    } catch (error) {
+      if (run !== this.#run) return;
+      this.emit('error', error instanceof Error ? error : new Error(String(error)));
+    }
+    if (run !== this.#run) return;
+    this.#timer = setTimeout(() => {
+      this.#timer = null;
+      void this.#poll(run);
+    }, this.interval * 1000);
+  }
+
+  /**
+   * Reads the newest entries until the last poll's anchor shows up, and returns the read (newest
+   * first) and the new entries (oldest first). A read of several pages is checked against a
+   * second look at the first page, and done again if entries arrived meanwhile (they would have
+   * shifted the later pages).
+   */
+  async #readNew(): Promise<{ read: CloudLogEntry[]; fresh: CloudLogEntry[] }> {
+    const anchor = this.#anchor;
+    let read: CloudLogEntry[] = [];
+    let count: number | null = null;
+    for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+      read = [];
+      count = null;
+      let firstPage = '';
+      let pages = 0;
+      while (pages < MAX_PAGES) {
+        const rows = await this.#cloud.logs({ limit: this.limit, offset: pages * this.limit });
+        if (pages === 0) firstPage = rows.map(entryKey).join('\n');
+        pages++;
+        read.push(...rows);
+        const complete = rows.length < this.limit;
+        if (anchor === null) {
+          count = 0; // the first poll: everything is history
+          break;
+        }
+        count = countNew(anchor, read.map(entryKey), complete);
+        if (count !== null || complete) break;
+      }
+      if (pages === 1) break;
+      const again = await this.#cloud.logs({ limit: this.limit });
+      if (again.map(entryKey).join('\n') === firstPage) break;
+    }
+    if (count === null) {
+      count = read.length;
+      this.emit(
+        'error',
+        new Error(
+          `more than ${this.limit * MAX_PAGES} log entries arrived between two polls; older ones were skipped (raise limit or lower interval)`,
+        ),
+      );
+    }
+    return { read, fresh: read.slice(0, count).reverse() };
+  }
+}

@@ -1,0 +1,63 @@
+/**
+ * The WebSocket the client drives: `ws` by default, or any WHATWG-style WebSocket the caller
+ * passes (it must accept `new WebSocket(url, { headers })`, as undici's does; browsers cannot set
+ * headers). Only `readyState`, `send`, `close` and `addEventListener` are used.
+ */
+import WsWebSocket from 'ws';
+
+/** A WebSocket class: `ws`'s (the default) or a WHATWG-style one such as undici's. */
+export type WebSocketConstructor = abstract new (...args: never[]) => unknown;
+
+/** The events the client listens to, as WHATWG and `ws` both deliver them. */
+export interface SocketEvent {
+  data?: unknown;
+  code?: number;
+  reason?: string;
+  message?: string;
+  error?: unknown;
+}
+
+/** What the client needs of a socket. */
+export interface CloudSocket {
+  readonly readyState: number;
+  send(data: string): void;
+  close(code?: number, reason?: string): void;
+  addEventListener(
+    type: 'open' | 'message' | 'close' | 'error',
+    listener: (event: SocketEvent) => void,
+  ): void;
+}
+
+/** `readyState` of an open socket (the same number in every implementation). */
+export const OPEN = 1;
+
+/** Opens a socket with the given headers. */
+export function openSocket(
+  WebSocket: WebSocketConstructor | undefined,
+  url: string,
+  headers: Record<string, string>,
+): CloudSocket {
+  if (WebSocket === undefined || WebSocket === WsWebSocket) {
+    // No compression: frames are tiny and the platform's servers do not negotiate it anyway.
+    return new WsWebSocket(url, {
+      headers,
+      perMessageDeflate: false,
+      handshakeTimeout: 15_000,
+    }) as unknown as CloudSocket;
+  }
+  const Ctor = WebSocket as unknown as new (
+    url: string,
+    init: { headers: Record<string, string> },
+  ) => CloudSocket;
+  return new Ctor(url, { headers });
+}
+
+/** The text of a message event's data (`ws` gives strings for text frames; others may give bytes). */
+export function messageText(data: unknown): string {
+  if (typeof data === 'string') return data;
+  if (data instanceof ArrayBuffer) return new TextDecoder().decode(data);
+  if (ArrayBuffer.isView(data))
+    return new TextDecoder().decode(new Uint8Array(data.buffer, data.byteOffset, data.byteLength));
+  if (Array.isArray(data)) return data.map(messageText).join('');
+  return String(data);
+}

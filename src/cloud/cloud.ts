@@ -1,0 +1,521 @@
+/**
+ * `Cloud`: one project's cloud variables over a WebSocket (WIRE.md §5), plus its log (§6).
+ *
+ * ```ts
+ * const cloud = session.cloud(1234567);
+ * cloud.on('set', ({ name, value }) => console.log(name, value));
+ * await cloud.setVar('score', 42);        // connects, then sends `☁ score`
+ * ```
+ */
+import { inspect } from 'node:util';
+import { LoginRequiredError } from '../errors.js';
+import { DEFAULT_USER_AGENT, HttpClient } from '../http.js';
+import type { PagedList } from '../paging.js';
+import type { CloudLogEntry } from '../records.js';
+import type { Session } from '../session.js';
+import { assertNonEmptyString, assertObject, describe } from '../validate.js';
+import { CloudConnection, type ConnectionState, type DisconnectInfo } from './cloud-connection.js';
+import { CloudError } from './cloud-error.js';
+import { CloudEvents, type CloudEventsOptions } from './cloud-events.js';
+import { type CloudLogOptions, cloudLogList } from './cloud-logs.js';
+import { CloudPacer } from './cloud-pacer.js';
+import type { WebSocketConstructor } from './cloud-socket.js';
+import {
+  ALTERNATE_LENGTH_LIMIT,
+  CLOUD_PREFIX,
+  checkName,
+  checkValue,
+  hasControlCharacters,
+  PLATFORM_LENGTH_LIMIT,
+  stripPrefix,
+} from './cloud-values.js';
+import { TypedEmitter } from './typed-emitter.js';
+
+/** Options of a cloud connection. Times are in seconds. */
+export interface CloudOptions {
+  /** The WebSocket URL (default: the session's cloud host, else the platform's). */
+  host?: string;
+  /** Allow text values, not only numbers (default false; the alternate server allows text). */
+  allowNonNumeric?: boolean;
+  /** Longest value in characters (default 256, the platform's limit). */
+  lengthLimit?: number;
+  /** Least time between two sets, in seconds (default 0.1). */
+  rateLimit?: number;
+  /** The User-Agent header (default: the session's, else scratchlab's). */
+  userAgent?: string;
+  /** A `Cookie` header to send as is (a session sends its own on the platform host). */
+  cookies?: string;
+  /** The WebSocket class (default: `ws`). */
+  WebSocket?: WebSocketConstructor;
+  /** A logged-in session: its cookie and username on its platform cloud host, its HTTP client for logs. */
+  session?: Session;
+  /** The base URL of the logs endpoint (default: the session's `cloudHttp` on its platform host). */
+  logsHost?: string;
+  /** The username of the handshake (default: the session's; on other hosts `player` and 6 digits). */
+  username?: string;
+  /** Base unit of the reconnect backoff, in seconds (default 1): try n waits `random() * (2^min(n,5) - 1)` units. */
+  reconnectDelay?: number;
+  /** How long to wait for the server's current values after a handshake before sending anyway (default 1 s). */
+  initialValuesWait?: number;
+}
+
+/** Options of `new Cloud(...)`. */
+export interface CloudConstructorOptions extends CloudOptions {
+  projectId: number | string;
+}
+
+/** Options of {@link Cloud.alternate}: who runs the bot and why, as the alternate server requires. */
+export interface AlternateCloudOptions extends CloudOptions {
+  /** What the bot does, e.g. `"leaderboard"`. */
+  purpose: string;
+  /** How to reach its owner, e.g. `"@name on the forums"` or an email address. */
+  contact: string;
+}
+
+/** A value the server sent. `initial` marks the values sent right after a handshake. */
+export interface CloudSetEvent {
+  name: string;
+  value: string;
+  initial: boolean;
+}
+
+/** A connection became ready (after its handshake and the server's current values). */
+export interface CloudConnectEvent {
+  reconnected: boolean;
+}
+
+/** A ready connection went down. */
+export type CloudDisconnectEvent = DisconnectInfo;
+
+/** The events of a {@link Cloud}. */
+export type CloudEventMap = {
+  /** Another connection set a variable, or the server told its current values after a handshake. */
+  set: CloudSetEvent;
+  connect: CloudConnectEvent;
+  disconnect: CloudDisconnectEvent;
+  /** A permanent close (with what to fix), a failed connect, or a listener that threw. */
+  error: Error;
+};
+
+interface PendingSet {
+  name: string;
+  value: string;
+}
+
+const SESSION_COOKIE = 'scratchsessionsid';
+const CLIENT_PRODUCT = 'scratchlab/0.1';
+const MAX_PROJECT_ID_LENGTH = 100;
+// Parentheses and semicolons would break the User-Agent's comment `(Purpose: …; Contact: …)`.
+const COMMENT_SEPARATORS = /[();]/;
+
+/** A connection to one project's cloud variables. */
+export class Cloud extends TypedEmitter<CloudEventMap> {
+  /** The platform's cloud server. */
+  static readonly PLATFORM_HOST = 'wss://clouddata.scratch.mit.edu';
+  /** The alternate (third-party) cloud server, which requires an identifying User-Agent. */
+  static readonly ALTERNATE_HOST = 'wss://clouddata.turbowarp.org';
+
+  /** The project id, as the wire carries it (a string). */
+  readonly projectId: string;
+  /** The WebSocket URL. */
+  readonly host: string;
+  /** The username of the handshake. */
+  readonly username: string;
+  /** Longest value in characters. */
+  readonly lengthLimit: number;
+  /** Least time between two sets, in seconds. */
+  readonly rateLimit: number;
+  /** Whether text values are allowed. */
+  readonly allowNonNumeric: boolean;
+  /** The User-Agent sent with the WebSocket request. */
+  readonly userAgent: string;
+
+  readonly #session: Session | undefined;
+  /** True when the session's cookie is sent (the session's own platform host). */
+  readonly #sendsSessionCookie: boolean;
+  readonly #cookies: string | undefined;
+  readonly #origin: string | undefined;
+  readonly #logsHost: string | undefined;
+  readonly #values = new Map<string, string>();
+  readonly #connection: CloudConnection;
+  readonly #pacer: CloudPacer<PendingSet>;
+  #http: HttpClient | undefined;
+  /** Set after a permanent close: sets fail with it until `connect()` is called. */
+  #failure: CloudError | null = null;
+
+  constructor(options: CloudConstructorOptions) {
+    super();
+    assertObject(options, 'options');
+    const session = options.session;
+    if (session !== undefined && (session === null || typeof session.requireAuth !== 'function')) {
+      throw new TypeError('options.session must be a Session');
+    }
+    this.projectId = checkProjectId(options.projectId);
+    this.host = checkWsUrl(options.host ?? session?.hosts.cloudWs ?? Cloud.PLATFORM_HOST, 'options.host');
+    this.#session = session;
+    this.#sendsSessionCookie = session !== undefined && this.host === session.hosts.cloudWs;
+    if (this.#sendsSessionCookie) session!.requireAuth('a cloud connection to the platform');
+
+    this.lengthLimit = positiveInteger(options.lengthLimit ?? PLATFORM_LENGTH_LIMIT, 'options.lengthLimit');
+    this.rateLimit = seconds(options.rateLimit ?? 0.1, 'options.rateLimit');
+    if (options.allowNonNumeric !== undefined && typeof options.allowNonNumeric !== 'boolean') {
+      throw new TypeError('options.allowNonNumeric must be a boolean');
+    }
+    this.allowNonNumeric = options.allowNonNumeric ?? false;
+
+    if (options.username !== undefined) assertNonEmptyString(options.username, 'options.username');
+    const username = options.username ?? (this.#sendsSessionCookie ? session!.username! : undefined);
+    if (username === undefined && this.host === Cloud.PLATFORM_HOST) {
+      throw new TypeError(
+        'the platform needs a logged-in user: use session.cloud(projectId), or pass username and cookies',
+      );
+    }
+    this.username = username ?? guestName();
+
+    if (options.userAgent !== undefined) assertHeaderText(options.userAgent, 'options.userAgent', true);
+    this.userAgent = options.userAgent ?? session?.http.userAgent ?? DEFAULT_USER_AGENT;
+    if (options.cookies !== undefined) assertHeaderText(options.cookies, 'options.cookies', true);
+    this.#cookies = options.cookies;
+    this.#origin = this.#sendsSessionCookie
+      ? session!.hosts.site
+      : this.host === Cloud.PLATFORM_HOST
+        ? 'https://scratch.mit.edu'
+        : undefined;
+    this.#logsHost =
+      options.logsHost !== undefined
+        ? checkHttpUrl(options.logsHost, 'options.logsHost')
+        : this.#sendsSessionCookie
+          ? session!.hosts.cloudHttp
+          : this.host === Cloud.PLATFORM_HOST
+            ? 'https://clouddata.scratch.mit.edu'
+            : undefined;
+    if (options.WebSocket !== undefined && typeof options.WebSocket !== 'function') {
+      throw new TypeError('options.WebSocket must be a WebSocket class');
+    }
+
+    this.#connection = new CloudConnection(
+      {
+        url: this.host,
+        headers: () => this.#headers(),
+        WebSocket: options.WebSocket,
+        handshake: () =>
+          `${JSON.stringify({ method: 'handshake', user: this.username, project_id: this.projectId })}\n`,
+        reconnectDelayMs: seconds(options.reconnectDelay ?? 1, 'options.reconnectDelay') * 1000,
+        initialValuesWaitMs: seconds(options.initialValuesWait ?? 1, 'options.initialValuesWait') * 1000,
+      },
+      {
+        frame: (text, initial) => this.#onFrame(text, initial),
+        ready: (reconnected) => {
+          this.emit('connect', { reconnected });
+          this.#pacer.wake();
+        },
+        closed: (info) => this.emit('disconnect', info),
+        gaveUp: (error) => {
+          if (error.closeCode !== null && this.#connection.state === 'failed') this.#failure = error;
+          this.#pacer.rejectAll(error);
+          this.emit('error', error);
+        },
+      },
+    );
+    this.#pacer = new CloudPacer<PendingSet>(
+      this.rateLimit * 1000,
+      () => this.#connection.ready,
+      (pending) => this.#write(pending),
+    );
+  }
+
+  /**
+   * A connection to the alternate server, which asks bots to say what they do and how to reach
+   * their owner: the User-Agent becomes `scratchlab/0.1 (Purpose: …; Contact: …)` (or your
+   * `userAgent` in place of `scratchlab/0.1`). Text values up to 100 000 characters are allowed.
+   * No platform cookie is ever sent.
+   */
+  static alternate(projectId: number | string, options: AlternateCloudOptions): Cloud {
+    assertObject(options, 'options');
+    const { purpose, contact, userAgent, ...rest } = options;
+    for (const [name, value] of [
+      ['purpose', purpose],
+      ['contact', contact],
+    ] as const) {
+      if (typeof value !== 'string' || value.trim() === '') {
+        throw new TypeError(
+          `Cloud.alternate needs options.${name}: the alternate server refuses bots that do not say what they do (purpose) and how to reach their owner (contact)`,
+        );
+      }
+      assertHeaderText(value, `options.${name}`);
+    }
+    const product = userAgent === undefined ? CLIENT_PRODUCT : userAgent;
+    assertHeaderText(product, 'options.userAgent', true);
+    return new Cloud({
+      allowNonNumeric: true,
+      lengthLimit: ALTERNATE_LENGTH_LIMIT,
+      ...rest,
+      host: rest.host ?? Cloud.ALTERNATE_HOST,
+      projectId,
+      userAgent: `${product} (Purpose: ${purpose.trim()}; Contact: ${contact.trim()})`,
+    });
+  }
+
+  /** True on the platform's cloud server (the real one, or the session's own, e.g. the sandbox's). */
+  get isPlatform(): boolean {
+    return this.host === Cloud.PLATFORM_HOST || this.#sendsSessionCookie;
+  }
+
+  /** Where the connection is: `idle`, `connecting`, `handshaking`, `open`, `waiting` (to reconnect) or `failed`. */
+  get state(): ConnectionState {
+    return this.#connection.state;
+  }
+
+  /** Sets waiting to be sent. */
+  get pendingSets(): number {
+    return this.#pacer.size;
+  }
+
+  /**
+   * Connects and handshakes; settles once the server's current values are in (`getVar` sees them).
+   * After a permanent close this starts over. Rejects with a {@link CloudError} when the server
+   * cannot be reached or refuses the connection.
+   */
+  connect(): Promise<void> {
+    this.#failure = null;
+    return this.#connection.open();
+  }
+
+  /** Closes the connection; no reconnect follows. Sets not sent yet are rejected with a "disconnected" error. */
+  async disconnect(): Promise<void> {
+    const error = new CloudError(
+      'disconnected: disconnect() was called before this set was sent (call connect() or setVar() to connect again)',
+    );
+    const closed = this.#connection.close(error);
+    this.#pacer.rejectAll(error);
+    await closed;
+  }
+
+  /** Drops the connection and connects again now; queued sets are sent after the new handshake. */
+  reconnect(): Promise<void> {
+    this.#failure = null;
+    return this.#connection.restart();
+  }
+
+  /**
+   * Sets a variable (name without `☁ `). Calls are sent one at a time, in order, at least
+   * `rateLimit` seconds apart; the promise settles when the set was written to the socket.
+   * The first call connects.
+   * @throws TypeError / RangeError (as a rejection) for a bad name or value, before anything is sent
+   */
+  async setVar(name: string, value: string | number): Promise<void> {
+    const bare = checkName(name);
+    const text = checkValue(value, this);
+    return this.#enqueue({ name: bare, value: text });
+  }
+
+  /** Sets several variables in the order of the object's keys. Every value is checked before the first is sent. */
+  async setVars(values: Record<string, string | number>): Promise<void> {
+    assertObject(values, 'values');
+    const pending = Object.entries(values).map(([name, value]) => ({
+      name: checkName(name, `name ${JSON.stringify(name)}`),
+      value: checkValue(value, this, `value of ${JSON.stringify(name)}`),
+    }));
+    await Promise.all(pending.map((item) => this.#enqueue(item)));
+  }
+
+  /** The latest value seen for a variable since connecting (the server's, another's, or your own set). */
+  getVar(name: string): string | undefined {
+    return this.#values.get(checkName(name));
+  }
+
+  /** Every variable's latest value seen, by name without `☁ `. */
+  getAllVars(): Record<string, string> {
+    return Object.fromEntries(this.#values);
+  }
+
+  /**
+   * The project's cloud log, newest first (no login needed). `await` reads one window
+   * (`limit`, default 100); `for await` walks it all, 100 entries a request.
+   * @throws Error when this host has no known logs endpoint (pass `logsHost`)
+   */
+  logs(options: CloudLogOptions = {}): PagedList<CloudLogEntry> {
+    assertObject(options, 'options');
+    const base = this.#logsHost;
+    if (base === undefined) {
+      throw new Error(`no logs endpoint is known for ${this.host}: pass the logsHost option`);
+    }
+    const url = `${base}/logs`;
+    const http = this.#httpClient();
+    return cloudLogList(
+      (limit, offset, signal) =>
+        http.json<unknown>(url, { query: { projectid: this.projectId, limit, offset }, signal }),
+      url,
+      options,
+    );
+  }
+
+  /**
+   * Activity events of the project: from the log (the default on the platform, with users and
+   * times) or from this WebSocket (elsewhere; sets only, no user or time).
+   */
+  events(options: CloudEventsOptions = {}): CloudEvents {
+    return new CloudEvents(this, { source: this.isPlatform ? 'logs' : 'websocket', ...options });
+  }
+
+  /** Redacted view for `console.log`: never the cookie. */
+  [inspect.custom](): string {
+    return `Cloud { project: ${this.projectId}, host: ${this.host}, user: ${JSON.stringify(this.username)}, state: ${this.state} }`;
+  }
+
+  /** A JSON view without secrets. */
+  toJSON(): { projectId: string; host: string; username: string; state: ConnectionState } {
+    return { projectId: this.projectId, host: this.host, username: this.username, state: this.state };
+  }
+
+  #enqueue(pending: PendingSet): Promise<void> {
+    if (this.#failure) return Promise.reject(this.#failure);
+    const sent = this.#pacer.enqueue(pending);
+    const state = this.#connection.state;
+    if (state === 'idle' || state === 'failed') {
+      // The first set connects; a failure reaches this set through the pacer's rejection.
+      this.#connection.open().catch(() => undefined);
+    }
+    return sent;
+  }
+
+  #write(pending: PendingSet): boolean {
+    const line = JSON.stringify({
+      method: 'set',
+      name: CLOUD_PREFIX + pending.name,
+      value: pending.value,
+      user: this.username,
+      project_id: this.projectId,
+    });
+    if (!this.#connection.send(`${line}\n`)) return false;
+    this.#values.set(pending.name, pending.value);
+    return true;
+  }
+
+  #onFrame(text: string, initial: boolean): void {
+    for (const line of text.split('\n')) {
+      if (line.trim() === '') continue;
+      let message: unknown;
+      try {
+        message = JSON.parse(line);
+      } catch {
+        continue; // a line we cannot read is not worth dropping the connection for
+      }
+      if (message === null || typeof message !== 'object') continue;
+      const { method, name, value } = message as Record<string, unknown>;
+      if (method !== 'set' || typeof name !== 'string') continue;
+      if (typeof value !== 'string' && typeof value !== 'number') continue;
+      const bare = stripPrefix(name);
+      const text = String(value);
+      const previous = this.#values.get(bare);
+      this.#values.set(bare, text);
+      // After a reconnect the server repeats every value: only report what changed meanwhile.
+      if (initial && previous === text) continue;
+      this.emit('set', { name: bare, value: text, initial });
+    }
+  }
+
+  #headers(): Record<string, string> {
+    const headers: Record<string, string> = { 'User-Agent': this.userAgent };
+    if (this.#origin) headers.Origin = this.#origin;
+    const cookies: string[] = [];
+    if (this.#sendsSessionCookie) {
+      const session = this.#session!;
+      const id = session.http.cookie(session.hosts.site, SESSION_COOKIE);
+      if (!id) throw new LoginRequiredError('a cloud connection to the platform');
+      // The platform quotes the session id; it must go back quoted.
+      cookies.push(`${SESSION_COOKIE}=${id.startsWith('"') ? id : `"${id}"`}`);
+    }
+    if (this.#cookies) cookies.push(this.#cookies);
+    if (cookies.length > 0) headers.Cookie = cookies.join('; ');
+    return headers;
+  }
+
+  #httpClient(): HttpClient {
+    if (this.#session) return this.#session.http;
+    this.#http ??= new HttpClient({ userAgent: this.userAgent });
+    return this.#http;
+  }
+}
+
+function checkProjectId(value: unknown): string {
+  if (typeof value === 'number') {
+    if (!Number.isSafeInteger(value) || value <= 0) {
+      throw new RangeError(`projectId must be a positive integer, got ${value}`);
+    }
+    return String(value);
+  }
+  if (typeof value !== 'string')
+    throw new TypeError(`projectId must be a number or a string, got ${describe(value)}`);
+  if (
+    value === '' ||
+    value.length > MAX_PROJECT_ID_LENGTH ||
+    /\s/.test(value) ||
+    hasControlCharacters(value)
+  ) {
+    throw new RangeError(
+      `projectId must be 1-${MAX_PROJECT_ID_LENGTH} characters without spaces, got ${describe(value)}`,
+    );
+  }
+  return value;
+}
+
+function checkWsUrl(value: unknown, name: string): string {
+  assertNonEmptyString(value, name);
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new TypeError(`${name} is not a valid URL: ${JSON.stringify(value)}`);
+  }
+  if (url.protocol !== 'ws:' && url.protocol !== 'wss:') {
+    throw new TypeError(`${name} must use ws: or wss:, got ${url.protocol}`);
+  }
+  return value.replace(/\/+$/, '');
+}
+
+function checkHttpUrl(value: unknown, name: string): string {
+  assertNonEmptyString(value, name);
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new TypeError(`${name} is not a valid URL: ${JSON.stringify(value)}`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new TypeError(`${name} must use http: or https:, got ${url.protocol}`);
+  }
+  return value.replace(/\/+$/, '');
+}
+
+function positiveInteger(value: unknown, name: string): number {
+  if (typeof value !== 'number' || !Number.isInteger(value)) {
+    throw new TypeError(`${name} must be an integer, got ${describe(value)}`);
+  }
+  if (value < 1) throw new RangeError(`${name} must be at least 1, got ${value}`);
+  return value;
+}
+
+function seconds(value: unknown, name: string): number {
+  if (typeof value !== 'number' || Number.isNaN(value)) {
+    throw new TypeError(`${name} must be a number of seconds, got ${describe(value)}`);
+  }
+  if (value < 0 || !Number.isFinite(value))
+    throw new RangeError(`${name} must be a finite number >= 0, got ${value}`);
+  return value;
+}
+
+function assertHeaderText(value: unknown, name: string, allowSeparators = false): asserts value is string {
+  assertNonEmptyString(value, name);
+  // Header values must not break lines.
+  if (hasControlCharacters(value) || (!allowSeparators && COMMENT_SEPARATORS.test(value))) {
+    throw new RangeError(
+      `${name} must not contain line breaks or control characters${allowSeparators ? '' : ', parentheses or semicolons'}`,
+    );
+  }
+}
+
+/** A guest name like the alternate server's web client gives: `player` and six digits. */
+function guestName(): string {
+  return `player${Math.floor(100_000 + Math.random() * 900_000)}`;
+}

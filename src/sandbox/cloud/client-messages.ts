@@ -1,0 +1,58 @@
+/**
+ * Reading the client's frames (WIRE.md §5): one JSON object per frame (a trailing `\n` is
+ * allowed), with `method`, `user` and `project_id`, and the fields its method needs. Anything
+ * else is a protocol error, which closes the connection with 4000.
+ */
+
+export type ClientMethod = 'handshake' | 'set' | 'create' | 'delete' | 'rename';
+const METHODS: ReadonlySet<string> = new Set(['handshake', 'set', 'create', 'delete', 'rename']);
+
+/** A message the server understood. `value` is checked later, by the policy. */
+export interface ClientMessage {
+  method: ClientMethod;
+  user: string;
+  projectId: string;
+  name?: string;
+  value?: unknown;
+  newName?: string;
+}
+
+export type ParsedFrame = { ok: true; message: ClientMessage } | { ok: false; reason: string };
+
+const fail = (reason: string): ParsedFrame => ({ ok: false, reason });
+
+/** Parses one frame's text. */
+export function parseClientFrame(text: string): ParsedFrame {
+  const lines = text.split('\n').filter((line) => line.trim() !== '');
+  if (lines.length === 0) return fail('empty frame');
+  if (lines.length > 1) return fail('one message per frame');
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(lines[0]!);
+  } catch {
+    return fail('invalid JSON');
+  }
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed))
+    return fail('a message must be a JSON object');
+  const fields = parsed as Record<string, unknown>;
+  const { method, user } = fields;
+  const projectId = fields.project_id;
+  if (typeof method !== 'string' || !METHODS.has(method)) return fail('unknown method');
+  if (typeof user !== 'string' || user === '') return fail('missing user');
+  if ((typeof projectId !== 'string' || projectId === '') && typeof projectId !== 'number') {
+    return fail('missing project_id');
+  }
+  const message: ClientMessage = { method: method as ClientMethod, user, projectId: String(projectId) };
+  if (method === 'handshake') return { ok: true, message };
+  if (typeof fields.name !== 'string') return fail('missing name');
+  message.name = fields.name;
+  if (method === 'set' || method === 'create') {
+    if (!('value' in fields)) return fail('missing value');
+    message.value = fields.value;
+  }
+  if (method === 'rename') {
+    if (typeof fields.new_name !== 'string') return fail('missing new_name');
+    message.newName = fields.new_name;
+  }
+  return { ok: true, message };
+}

@@ -1,0 +1,179 @@
+/**
+ * `CloudEvents` from both sources: the log (polled, exactly once even when entries share a
+ * timestamp, surviving a failing poll) and the WebSocket (sets only, no user or time).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Cloud, type CloudActivity, type CloudEvents } from '../../src/cloud/index.js';
+import { Session } from '../../src/index.js';
+import { useSandbox } from '../support/sandbox.js';
+import { HARNESS_PROJECT, type Harness, startHarness, waitFor } from './support.js';
+
+const ctx = useSandbox();
+
+function collect(events: CloudEvents): { activity: CloudActivity[]; errors: Error[]; ready: Promise<void> } {
+  const activity: CloudActivity[] = [];
+  const errors: Error[] = [];
+  for (const verb of ['set', 'create', 'delete', 'rename'] as const) events.on(verb, (e) => activity.push(e));
+  events.on('error', (e) => errors.push(e));
+  const ready = new Promise<void>((resolve) => events.once('ready', () => resolve()));
+  return { activity, errors, ready };
+}
+
+describe('logs source on the sandbox platform', () => {
+  it('is the default on the platform, skips history, and reports new activity with user and time', async () => {
+    const [watcherSession, playerSession] = await Promise.all([ctx.login(0), ctx.login(1)]);
+    const watcher = watcherSession.cloud(ctx.sandbox.cloudProjectId);
+    const events = watcher.events({ interval: 0.05 });
+    expect(events.source).toBe('logs');
+    const { activity, errors, ready } = collect(events);
+    events.start();
+    await ready;
+    expect(activity).toEqual([]); // 10,000 entries of history are not replayed
+    const player = playerSession.cloud(ctx.sandbox.cloudProjectId, { rateLimit: 0.02 });
+    const before = Date.now();
+    await player.setVars({ 'players online': 12, 'last score': 4410, 'total plays': '99999' });
+    await waitFor(() => activity.length === 3, 'three events');
+    expect(activity.map((e) => [e.user, e.verb, e.name, e.value])).toEqual([
+      [playerSession.username, 'set', 'players online', '12'],
+      [playerSession.username, 'set', 'last score', '4410'],
+      [playerSession.username, 'set', 'total plays', '99999'],
+    ]);
+    expect(activity.every((e) => e.timestamp !== null && e.timestamp >= before - 5)).toBe(true);
+    // One more poll round: nothing is reported twice.
+    await player.setVar('last score', 1);
+    await waitFor(() => activity.length === 4, 'the fourth event');
+    expect(activity[3]!.value).toBe('1');
+    expect(errors).toEqual([]);
+    events.stop();
+    expect(events.running).toBe(false);
+    await player.disconnect();
+  });
+});
+
+describe('logs source: exactly once with shared timestamps, bounded, resilient', () => {
+  let harness: Harness;
+  let clockValue = 1_700_000_000_000;
+  beforeAll(async () => {
+    // Every entry gets the same millisecond: only multiplicity tells them apart.
+    harness = await startHarness({ clock: () => clockValue, platformRateLimit: null });
+  });
+  afterAll(() => harness.close());
+
+  const client = (user: 'alice' | 'bob', options: { rateLimit?: number; session?: Session } = {}) =>
+    new Cloud({
+      projectId: HARNESS_PROJECT,
+      host: harness.wsUrl,
+      username: user,
+      cookies: `scratchsessionsid="sid-${user}"`,
+      logsHost: harness.logsHost,
+      rateLimit: options.rateLimit ?? 0,
+      session: options.session,
+    });
+
+  it('reports identical entries in the same millisecond once each, across polls', async () => {
+    const watcher = client('bob').events({ source: 'logs', interval: 0.02, limit: 30 });
+    const { activity, errors, ready } = collect(watcher);
+    const alice = client('alice');
+    await alice.setVars({ a: 1, b: 2 }); // history before start: not reported
+    watcher.start();
+    await ready;
+    // Bursts of the same value in the same millisecond, straddling polls.
+    for (let burst = 0; burst < 4; burst++) {
+      for (let i = 0; i < 7; i++) await alice.setVar('same', 5);
+      await waitFor(() => activity.length === (burst + 1) * 7, `burst ${burst + 1}`);
+    }
+    // 150 entries at once: more than one poll's `limit` (30), so polls read several pages.
+    await Promise.all(Array.from({ length: 150 }, (_, i) => alice.setVar('bulk', i)));
+    await alice.setVar('marker', 1);
+    await waitFor(() => activity.some((e) => e.name === 'marker'), 'the marker');
+    await alice.setVar('marker', 2);
+    await waitFor(() => activity.some((e) => e.value === '2' && e.name === 'marker'), 'the second marker');
+    expect(activity).toHaveLength(28 + 150 + 2);
+    expect(
+      activity.slice(0, 28).every((e) => e.name === 'same' && e.value === '5' && e.timestamp === clockValue),
+    ).toBe(true);
+    expect(activity.slice(28, 178).map((e) => e.value)).toEqual(
+      Array.from({ length: 150 }, (_, i) => String(i)),
+    );
+    expect(activity.slice(178).map((e) => `${e.name}=${e.value}`)).toEqual(['marker=1', 'marker=2']);
+    expect(errors).toEqual([]);
+    watcher.stop();
+    await alice.disconnect();
+  });
+
+  it('survives a failing poll with an error event and goes on', async () => {
+    const session = new Session({ retries: 0 });
+    const watcher = client('bob', { session }).events({ source: 'logs', interval: 0.02 });
+    const { activity, errors, ready } = collect(watcher);
+    watcher.start();
+    await ready;
+    harness.failLogs = true;
+    await waitFor(() => errors.length >= 2, 'failed polls');
+    const alice = client('alice');
+    await alice.setVar('during outage', 7);
+    harness.failLogs = false;
+    await waitFor(() => activity.length === 1, 'the entry made during the outage');
+    expect(activity[0]).toMatchObject({ user: 'alice', verb: 'set', name: 'during outage', value: '7' });
+    expect(errors[0]!.name).toBe('ApiError');
+    expect(errors[0]!.message).toMatch(/500/);
+    watcher.stop();
+    await alice.disconnect();
+  });
+
+  it('advances with time like a real log', async () => {
+    clockValue += 1000;
+    const watcher = client('bob').events({ source: 'logs', interval: 0.02 });
+    const { activity, ready } = collect(watcher);
+    watcher.start();
+    await ready;
+    const alice = client('alice');
+    for (let i = 0; i < 5; i++) {
+      clockValue += i % 2; // some entries share a millisecond, some do not
+      await alice.setVar('tick', i);
+    }
+    await waitFor(() => activity.length === 5, 'five ticks');
+    expect(activity.map((e) => e.value)).toEqual(['0', '1', '2', '3', '4']);
+    watcher.stop();
+    await alice.disconnect();
+  });
+});
+
+describe('websocket source', () => {
+  it('is the default elsewhere: sets only, user and timestamp null, no replay of current values', async () => {
+    const guest = (name: string) =>
+      Cloud.alternate('ws-events', {
+        purpose: 'tests',
+        contact: '@tester',
+        host: ctx.sandbox.alternateCloudHost,
+        username: name,
+      });
+    const writer = guest('writer');
+    await writer.setVar('before', 1); // a current value when the watcher connects
+    const watcherCloud = guest('watcher');
+    const events = watcherCloud.events();
+    expect(events.source).toBe('websocket');
+    const { activity, errors, ready } = collect(events);
+    events.start();
+    await ready;
+    expect(watcherCloud.getVar('before')).toBe('1');
+    await writer.setVar('after', 'text is fine here');
+    await waitFor(() => activity.length === 1, 'the set');
+    expect(activity).toEqual([
+      { user: null, verb: 'set', name: 'after', value: 'text is fine here', timestamp: null },
+    ]);
+    expect(errors).toEqual([]);
+    events.stop();
+    await writer.setVar('after', 'not seen');
+    await waitFor(() => watcherCloud.getVar('after') === 'not seen', 'the cloud to see it');
+    expect(activity).toHaveLength(1);
+    await Promise.all([writer.disconnect(), watcherCloud.disconnect()]);
+  });
+
+  it('reports a connection that fails', async () => {
+    const events = new Cloud({ projectId: 'x', host: ctx.sandbox.alternateCloudHost }).events();
+    const { errors } = collect(events);
+    events.start();
+    await waitFor(() => errors.length === 1, 'the error');
+    expect(errors[0]!.message).toMatch(/identify your bot/);
+  });
+});
