@@ -29,6 +29,8 @@ import {
   PLATFORM_LENGTH_LIMIT,
   stripPrefix,
 } from './cloud-values.js';
+import { CloudRequests, type CloudRequestsOptions } from './requests/cloud-requests.js';
+import { CloudStorage, type CloudStorageOptions } from './requests/cloud-storage.js';
 import { TypedEmitter } from './typed-emitter.js';
 
 /** Options of a cloud connection. Times are in seconds. */
@@ -356,6 +358,22 @@ export class Cloud extends TypedEmitter<CloudEventMap> {
    */
   events(options: CloudEventsOptions = {}): CloudEvents {
     return new CloudEvents(this, { source: this.isPlatform ? 'logs' : 'websocket', ...options });
+  }
+
+  /**
+   * A cloud requests host on this connection (WIRE.md §8): register handlers with `request()`,
+   * then `start()`. Defaults: requests in `TO_HOST`, answers in `FROM_HOST_1` … `FROM_HOST_9`.
+   */
+  requests(options: CloudRequestsOptions = {}): CloudRequests {
+    return new CloudRequests(this, options);
+  }
+
+  /**
+   * A cloud storage host on this connection (WIRE.md §9): serves `get`, `set`, `keys`,
+   * `database_names` and `ping` from the databases added with `addDatabase()`, once started.
+   */
+  storage(options: CloudStorageOptions = {}): CloudStorage {
+    return new CloudStorage(this, options);
   }
 
   /** Redacted view for `console.log`: never the cookie. */

@@ -40,3 +40,4 @@ export {
   stripPrefix,
   toWireName,
 } from './cloud-values.js';
+export * from './requests/index.js';
