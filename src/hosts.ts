@@ -1,3 +1,5 @@
+import { assertBaseUrl } from './validate.js';
+
 /**
  * Base URLs of the platform's roles (WIRE.md §1). The real service spreads them over
  * subdomains of one site; the sandbox serves them all from one port under prefixes.
@@ -43,19 +45,8 @@ export function resolveHosts(partial: Partial<Hosts> = {}): Hosts {
       throw new TypeError(`hosts.${key} is not a known role (expected one of ${ROLES.join(', ')})`);
     }
     if (value === undefined) continue;
-    if (typeof value !== 'string') throw new TypeError(`hosts.${key} must be a URL string`);
-    let url: URL;
-    try {
-      url = new URL(value);
-    } catch {
-      throw new TypeError(`hosts.${key} is not a valid URL: ${JSON.stringify(value)}`);
-    }
-    const wantWs = key === 'cloudWs';
-    const okProtocols = wantWs ? ['ws:', 'wss:'] : ['http:', 'https:'];
-    if (!okProtocols.includes(url.protocol)) {
-      throw new TypeError(`hosts.${key} must use ${okProtocols.join(' or ')}, got ${url.protocol}`);
-    }
-    out[key as keyof Hosts] = value.replace(/\/+$/, '');
+    const protocols = key === 'cloudWs' ? ['ws:', 'wss:'] : ['http:', 'https:'];
+    out[key as keyof Hosts] = assertBaseUrl(value, `hosts.${key}`, protocols);
   }
   return out;
 }

@@ -152,20 +152,7 @@ export class HttpClient {
 
   /** {@link request}, then the answer parsed as JSON. */
   async json<T>(url: string, options: RequestOptions = {}): Promise<T> {
-    const answer = await this.request(url, options);
-    const text = new TextDecoder().decode(answer.bytes);
-    try {
-      return (text === '' ? null : JSON.parse(text)) as T;
-    } catch (cause) {
-      throw new ApiError({
-        status: answer.status,
-        url: answer.url,
-        method: (options.method ?? 'GET').toUpperCase(),
-        body: text.slice(0, 500),
-        reason: 'the answer is not valid JSON',
-        cause,
-      });
-    }
+    return readJson<T>(await this.request(url, options), (options.method ?? 'GET').toUpperCase());
   }
 
   /** Full jitter: a random wait below an exponentially growing cap. */
@@ -212,6 +199,23 @@ export class HttpClient {
       const bytes = new Uint8Array(await response.arrayBuffer());
       return { status: response.status, headers: response.headers, bytes, url: current };
     }
+  }
+}
+
+/** Parses an answer's body as JSON; an empty body is `null`, an unreadable one an {@link ApiError}. */
+export function readJson<T>(answer: HttpAnswer, method: string): T {
+  const text = new TextDecoder().decode(answer.bytes);
+  try {
+    return (text === '' ? null : JSON.parse(text)) as T;
+  } catch (cause) {
+    throw new ApiError({
+      status: answer.status,
+      url: answer.url,
+      method,
+      body: text.slice(0, 500),
+      reason: 'the answer is not valid JSON',
+      cause,
+    });
   }
 }
 

@@ -7,7 +7,7 @@ import { CookieJar } from 'tough-cookie';
 import { Cloud, type CloudOptions } from './cloud/cloud.js';
 import { ApiError, LoginRequiredError } from './errors.js';
 import { type Hosts, resolveHosts } from './hosts.js';
-import { type FetchLike, type HttpAnswer, HttpClient, type RequestOptions } from './http.js';
+import { type FetchLike, type HttpAnswer, HttpClient, type RequestOptions, readJson } from './http.js';
 import type { Featured, Health, LoginAnswer, NewsItem, SessionInfo } from './records.js';
 import { redactText } from './redact.js';
 import { Projects } from './resources/projects.js';
@@ -236,10 +236,8 @@ export class Session {
     options: AuthedRequestOptions = {},
     extraHeaders: Record<string, string> = {},
   ): Promise<T> {
-    assertNonEmptyString(url, 'url');
-    this.requireAuth();
-    await this.#ensureCsrf();
-    return this.http.json<T>(url, { ...options, headers: { ...this.authHeaders(), ...extraHeaders } });
+    const answer = await this.authedFetch(url, options, extraHeaders);
+    return readJson<T>(answer, (options.method ?? 'GET').toUpperCase());
   }
 
   /**

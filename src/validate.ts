@@ -55,6 +55,24 @@ export function assertObject(value: unknown, name: string): asserts value is obj
   }
 }
 
+/**
+ * Checks a base URL and its protocol; answers it without trailing slashes so paths can be
+ * appended with a single `/`.
+ */
+export function assertBaseUrl(value: unknown, name: string, protocols: readonly string[]): string {
+  assertNonEmptyString(value, name);
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new TypeError(`${name} is not a valid URL: ${JSON.stringify(value)}`);
+  }
+  if (!protocols.includes(url.protocol)) {
+    throw new TypeError(`${name} must use ${protocols.join(' or ')}, got ${url.protocol}`);
+  }
+  return value.replace(/\/+$/, '');
+}
+
 /** A short description of a value for error messages (never its full content). */
 export function describe(value: unknown): string {
   if (value === null) return 'null';

@@ -13,7 +13,7 @@ import { DEFAULT_USER_AGENT, HttpClient } from '../http.js';
 import type { PagedList } from '../paging.js';
 import type { CloudLogEntry } from '../records.js';
 import type { Session } from '../session.js';
-import { assertNonEmptyString, assertObject, describe } from '../validate.js';
+import { assertBaseUrl, assertNonEmptyString, assertObject, describe } from '../validate.js';
 import { CloudConnection, type ConnectionState, type DisconnectInfo } from './cloud-connection.js';
 import { CloudError } from './cloud-error.js';
 import { CloudEvents, type CloudEventsOptions } from './cloud-events.js';
@@ -479,31 +479,11 @@ function checkProjectId(value: unknown): string {
 }
 
 function checkWsUrl(value: unknown, name: string): string {
-  assertNonEmptyString(value, name);
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    throw new TypeError(`${name} is not a valid URL: ${JSON.stringify(value)}`);
-  }
-  if (url.protocol !== 'ws:' && url.protocol !== 'wss:') {
-    throw new TypeError(`${name} must use ws: or wss:, got ${url.protocol}`);
-  }
-  return value.replace(/\/+$/, '');
+  return assertBaseUrl(value, name, ['ws:', 'wss:']);
 }
 
 function checkHttpUrl(value: unknown, name: string): string {
-  assertNonEmptyString(value, name);
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    throw new TypeError(`${name} is not a valid URL: ${JSON.stringify(value)}`);
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new TypeError(`${name} must use http: or https:, got ${url.protocol}`);
-  }
-  return value.replace(/\/+$/, '');
+  return assertBaseUrl(value, name, ['http:', 'https:']);
 }
 
 function positiveInteger(value: unknown, name: string): number {
