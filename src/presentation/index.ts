@@ -20,6 +20,16 @@ export {
   type UserActivity,
   type VariableActivity,
 } from './aggregate.js';
+export {
+  type Bar,
+  type BarChartOptions,
+  barChartSpec,
+  type ProjectMetric,
+  type ProjectStatsChartOptions,
+  projectBars,
+  projectStatsChartSpec,
+  summarizeBars,
+} from './bar-chart.js';
 export { renderSvg } from './chart-svg.js';
 export {
   renderLiveChart,
@@ -30,6 +40,7 @@ export {
 export { type LiveChartOptions, type LogsChartOptions, liveChartSpec, logsChartSpec } from './charts.js';
 export { type Cell, type Column, type ColumnSpec, columnsFor } from './columns.js';
 export { isRecordOfKind, type RecordKind, type RecordOfKind, recordKind } from './detect.js';
+export { type SummarizeLiveOptions, summarizeLive } from './live-summary.js';
 export { type SummarizeLogsOptions, summarizeLogs } from './log-summary.js';
 export { escapeHtml, type RenderHtmlOptions, renderHtmlTable } from './render-html.js';
 export {
@@ -39,6 +50,7 @@ export {
   renderTable,
   truncationLine,
 } from './render-terminal.js';
-export { DEFAULT_MAX_ROWS, type Table, type ToTableOptions, toTable } from './table.js';
+export { DEFAULT_MAX_ROWS, type Table, type TextTable, type ToTableOptions, toTable } from './table.js';
 export { padToWidth, textWidth, truncateToWidth } from './text-width.js';
+export { type ToValueTableOptions, toValueTable } from './value-table.js';
 export { type JsonObject, type JsonValue, VEGA_LITE_SCHEMA, type VegaLiteSpec } from './vega-lite-spec.js';

@@ -4,7 +4,7 @@
 import { Chalk, type ChalkInstance } from 'chalk';
 import type { ColumnSpec } from './columns.js';
 import { formatCount } from './format.js';
-import type { Table } from './table.js';
+import type { TextTable } from './table.js';
 import { padToWidth, textWidth, truncateToWidth } from './text-width.js';
 
 /** Options of {@link renderTable}. */
@@ -27,7 +27,7 @@ interface Sized {
   width: number;
 }
 
-function sizeColumns(table: Table): Sized[] {
+function sizeColumns(table: TextTable): Sized[] {
   return table.columns.map((spec, index) => {
     const header = textWidth(spec.header);
     let widest = 0;
@@ -46,7 +46,7 @@ const totalWidth = (cols: readonly Sized[], pick: (c: Sized) => number): number 
   cols.reduce((sum, c) => sum + pick(c), 0) + GAP.length * Math.max(0, cols.length - 1);
 
 /** Decide which columns are shown and how wide: drop by priority, then shrink the widest. */
-function layout(table: Table, width: number): { shown: Sized[]; hidden: ColumnSpec[] } {
+function layout(table: TextTable, width: number): { shown: Sized[]; hidden: ColumnSpec[] } {
   let shown = sizeColumns(table);
   const hidden: ColumnSpec[] = [];
   while (shown.length > 1 && totalWidth(shown, (c) => c.min) > width) {
@@ -71,7 +71,7 @@ function layout(table: Table, width: number): { shown: Sized[]; hidden: ColumnSp
 }
 
 /** The line saying how many rows were left out, e.g. `… 960 more rows (1,000 total)`. */
-export function truncationLine(table: Table): string | null {
+export function truncationLine(table: TextTable): string | null {
   if (table.truncatedRows <= 0) return null;
   const n = table.truncatedRows;
   return `… ${formatCount(n)} more ${n === 1 ? 'row' : 'rows'} (${formatCount(table.total)} total)`;
@@ -82,7 +82,7 @@ export function truncationLine(table: Table): string | null {
  * `width`; cells too long are cut with `…`, and when even the narrowest layout does not fit, the
  * least important columns are left out (and named in a last line).
  */
-export function renderTable(table: Table, options: RenderTableOptions = {}): string {
+export function renderTable(table: TextTable, options: RenderTableOptions = {}): string {
   const width = Math.max(1, Math.floor(options.width ?? 80));
   const chalk: ChalkInstance = new Chalk({ level: options.color ? 1 : 0 });
   const { shown, hidden } = layout(table, width);
@@ -114,6 +114,6 @@ export interface RenderPlainTableOptions {
 }
 
 /** A table as plain text without colours, for `text/plain` outputs. */
-export function renderPlainTable(table: Table, options: RenderPlainTableOptions = {}): string {
+export function renderPlainTable(table: TextTable, options: RenderPlainTableOptions = {}): string {
   return renderTable(table, { width: options.width ?? 120, color: false });
 }

@@ -22,6 +22,9 @@ export interface Table {
   readonly truncatedRows: number;
 }
 
+/** The part of a {@link Table} that text renderers read: what any grid of cells has. */
+export type TextTable = Pick<Table, 'columns' | 'rows' | 'total' | 'truncatedRows'>;
+
 /** Options of {@link toTable}. */
 export interface ToTableOptions {
   /** The kind of the records; detected from their shape when left out. */

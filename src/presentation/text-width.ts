@@ -6,9 +6,12 @@ import stringWidth from 'string-width';
 
 const graphemes = new Intl.Segmenter('en', { granularity: 'grapheme' });
 
+/** Printable ASCII only: one column per character, no need for `string-width` (most cells are). */
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
+
 /** How many terminal columns `text` takes (ANSI escapes count as zero). */
 export function textWidth(text: string): number {
-  return stringWidth(text);
+  return PRINTABLE_ASCII.test(text) ? text.length : stringWidth(text);
 }
 
 /**
@@ -17,7 +20,7 @@ export function textWidth(text: string): number {
  */
 export function truncateToWidth(text: string, width: number): string {
   if (width <= 0) return '';
-  if (stringWidth(text) <= width) return text;
+  if (textWidth(text) <= width) return text;
   const room = width - 1; // one column for the ellipsis
   let out = '';
   let used = 0;
@@ -33,6 +36,6 @@ export function truncateToWidth(text: string, width: number): string {
 /** `text` padded with spaces to exactly `width` columns (cut first if it is wider). */
 export function padToWidth(text: string, width: number, align: 'left' | 'right' = 'left'): string {
   const cut = truncateToWidth(text, width);
-  const gap = ' '.repeat(Math.max(0, width - stringWidth(cut)));
+  const gap = ' '.repeat(Math.max(0, width - textWidth(cut)));
   return align === 'right' ? gap + cut : cut + gap;
 }

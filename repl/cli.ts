@@ -1,0 +1,42 @@
+/**
+ * `scratchlab repl [--sandbox]`: arguments → a running REPL. Loaded by `src/cli.ts` only when the
+ * REPL is asked for.
+ */
+import { parseArgs } from 'node:util';
+import { openSession } from './open-session.js';
+import { processTerminal } from './terminal.js';
+
+const HELP = `Usage: scratchlab repl [--sandbox]
+
+A TypeScript REPL with a logged-in scratchlab Session.
+
+Options:
+  --sandbox   start the embedded sandbox in this process and log in its demo account
+  -h, --help  show this help
+
+Without --sandbox it uses the real site: the saved session if there is one, else a login from
+SCRATCH_USERNAME and SCRATCH_PASSWORD (or a hidden prompt), which is then saved.
+`;
+
+/** Runs the REPL until it exits. */
+export async function main(args: string[]): Promise<void> {
+  const { values } = parseArgs({
+    args,
+    options: { sandbox: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+  });
+  if (values.help) {
+    process.stdout.write(HELP);
+    return;
+  }
+  const env = process.env;
+  // The session (a sandbox to seed, a login to check) is opened while the REPL's own modules load:
+  // both take a while, and much of the first is spent waiting on the network or the thread pool.
+  const workbench = openSession({ sandbox: values.sandbox === true, env, terminal: processTerminal(env) });
+  workbench.catch(() => undefined); // awaited below; not an unhandled rejection meanwhile
+  const { startRepl } = await import('./start-repl.js');
+  const { closed } = await startRepl({ env, workbench });
+  await closed;
+  // Keep-alive sockets to the site (or a stray timer at the prompt) must not keep the process up
+  // after the user asked to leave; the history file gets a moment to be written first.
+  setTimeout(() => process.exit(), 200).unref();
+}

@@ -1,0 +1,224 @@
+/**
+ * `live(cloud)`: cloud `set` events drawn as a chart above the prompt, redrawn in place (at most a
+ * few times a second) until Ctrl-C or `.stop()`; the prompt stays usable meanwhile.
+ *
+ * The cloud is typed by what is used (`on('set')`/`off('set')`, optionally `connect()`), so any
+ * emitter of `{ name, value }` events works, a `Cloud` of the SDK included.
+ */
+import { Chalk } from 'chalk';
+import {
+  type LivePoint,
+  liveChartSpec,
+  parseCloudNumber,
+  renderLiveChart,
+  truncateToWidth,
+} from 'scratchlab/presentation';
+import type { Activity } from './activity.js';
+import { type DisplayContext, kDisplay } from './display.js';
+import { type SavedChart, saveSvg } from './plot.js';
+import { type PromptHost, PromptRegion } from './prompt-region.js';
+
+/** A `set` event: a variable's new value. */
+export interface LiveSetEvent {
+  name: string;
+  value: string | number;
+}
+
+/** Anything that emits `set` events, e.g. `session.cloud(id)`. */
+export interface LiveSource {
+  on(event: 'set', listener: (event: LiveSetEvent) => void): unknown;
+  off(event: 'set', listener: (event: LiveSetEvent) => void): unknown;
+  /** Called once if present, so listening is enough to start receiving events. */
+  connect?(): Promise<unknown>;
+}
+
+/** Options of `live`. */
+export interface LiveOptions {
+  /** Only these variables (names with or without the `☁ ` prefix); default all. */
+  variables?: readonly string[];
+  /** Seconds of history shown (default 60). */
+  window?: number;
+  /** Lines the chart takes (default 14, less on a small terminal). */
+  height?: number;
+}
+
+/** What `live` needs from the REPL. */
+export interface LiveHost extends PromptHost {
+  /** Busy while an input runs: the chart waits for the prompt to be idle. */
+  activity: Activity;
+  /** Whether ANSI colours may be used. */
+  color: boolean;
+}
+
+/** Longest history kept in `data`; older points are dropped. */
+const MAX_POINTS = 100_000;
+/** Least time between two redraws. */
+const REDRAW_MS = 250;
+/** The chart scrolls with time even without events. */
+const TICK_MS = 1000;
+
+const CLOUD_PREFIX = /^☁\s*/;
+const bareName = (name: string): string => name.replace(CLOUD_PREFIX, '');
+
+const running = new Set<LiveChart>();
+
+/** Stops every running live chart (Ctrl-C at the prompt); answers how many were running. */
+export function stopLiveCharts(): number {
+  const count = running.size;
+  for (const chart of [...running]) chart.stop();
+  return count;
+}
+
+/** A running (or stopped) live chart: its handle at the prompt. */
+export class LiveChart {
+  /** Every numeric value seen, oldest first (at most 100,000). */
+  readonly data: LivePoint[] = [];
+  readonly #source: LiveSource;
+  readonly #host: LiveHost;
+  readonly #region: PromptRegion;
+  readonly #window: number;
+  readonly #height: number | undefined;
+  readonly #only: ReadonlySet<string> | null;
+  readonly #listener = (event: LiveSetEvent) => this.#onSet(event);
+  readonly #onIdle = () => this.#flush();
+  #timer: NodeJS.Timeout | undefined;
+  #ticker: NodeJS.Timeout | undefined;
+  #lastDraw = 0;
+  #due = false;
+  #running = true;
+  #skipped = 0;
+  #problem: string | null = null;
+
+  constructor(source: LiveSource, host: LiveHost, options: LiveOptions = {}) {
+    this.#source = source;
+    this.#host = host;
+    this.#window = options.window ?? 60;
+    this.#height = options.height;
+    this.#only = options.variables ? new Set(options.variables.map(bareName)) : null;
+    this.#region = new PromptRegion(host);
+    source.on('set', this.#listener);
+    host.activity.on('idle', this.#onIdle);
+    this.#ticker = setInterval(() => this.#request(), TICK_MS).unref();
+    running.add(this);
+    if (typeof source.connect === 'function') {
+      source.connect().catch((error: unknown) => {
+        this.#problem = `cannot connect: ${error instanceof Error ? error.message : String(error)}`;
+        this.#request();
+      });
+    }
+    this.#request();
+  }
+
+  /** Whether it is still listening. */
+  get running(): boolean {
+    return this.#running;
+  }
+
+  /** Stops listening and redrawing; the last drawing stays on screen. Answers the handle. */
+  stop(): this {
+    if (!this.#running) return this;
+    this.#running = false;
+    running.delete(this);
+    this.#source.off('set', this.#listener);
+    this.#host.activity.off('idle', this.#onIdle);
+    clearInterval(this.#ticker);
+    clearTimeout(this.#timer);
+    // A final frame says it stopped, unless an input is running (its output comes next).
+    if (!this.#host.activity.busy) this.#draw();
+    this.#region.close();
+    return this;
+  }
+
+  /** Writes the chart of the points seen as an SVG file. */
+  save(file: string): Promise<SavedChart> {
+    return saveSvg(file, liveChartSpec(this.data, { window: this.#window }));
+  }
+
+  /** The chart as text. */
+  render(context: DisplayContext, now = Date.now()): string {
+    const chalk = new Chalk({ level: context.color ? 1 : 0 });
+    const width = Math.max(20, context.width - 1);
+    const height = this.#height ?? Math.max(6, Math.min(14, context.height - 6));
+    const chart = renderLiveChart(this.data, {
+      width,
+      height: height - 1,
+      window: this.#window,
+      now,
+      color: context.color,
+    });
+    const state = this.#running ? 'live · Ctrl-C or .stop() to stop' : 'stopped';
+    const parts = [`${state} · ${this.data.length} ${this.data.length === 1 ? 'point' : 'points'}`];
+    if (this.#skipped > 0) parts.push(`${this.#skipped} non-numeric values skipped`);
+    if (this.#problem) parts.push(this.#problem);
+    return `${chart}\n${chalk.dim(truncateToWidth(parts.join(' · '), width))}`;
+  }
+
+  [kDisplay](context: DisplayContext): string {
+    const names = this.#only ? [...this.#only].join(', ') : 'all variables';
+    const state = this.#running ? 'drawing above the prompt; Ctrl-C or .stop() stops it' : 'stopped';
+    const chalk = new Chalk({ level: context.color ? 1 : 0 });
+    return chalk.dim(`LiveChart { ${names}, last ${this.#window}s, ${this.data.length} points, ${state} }`);
+  }
+
+  #onSet(event: LiveSetEvent): void {
+    const name = bareName(String(event.name));
+    if (this.#only && !this.#only.has(name)) return;
+    const value = typeof event.value === 'number' ? event.value : parseCloudNumber(String(event.value));
+    if (value === null || !Number.isFinite(value)) {
+      this.#skipped++;
+    } else {
+      this.data.push({ time: Date.now(), name, value });
+      if (this.data.length > MAX_POINTS) this.data.splice(0, this.data.length - MAX_POINTS);
+    }
+    this.#request();
+  }
+
+  /** Asks for a redraw, at most one per `REDRAW_MS`. */
+  #request(): void {
+    if (!this.#running) return;
+    this.#due = true;
+    if (this.#timer) return;
+    const wait = Math.max(0, this.#lastDraw + REDRAW_MS - Date.now());
+    this.#timer = setTimeout(() => {
+      this.#timer = undefined;
+      this.#flush();
+    }, wait);
+  }
+
+  #flush(): void {
+    if (!this.#due || !this.#running || this.#host.activity.busy) return;
+    this.#due = false;
+    this.#draw();
+  }
+
+  #draw(): void {
+    this.#lastDraw = Date.now();
+    const { output } = this.#host;
+    const text = this.render({
+      width: output.columns ?? 80,
+      height: output.rows ?? 24,
+      color: this.#host.color,
+    });
+    this.#region.draw(text.split('\n'));
+  }
+}
+
+/** Makes `live(cloud, { variables, window })`; starting one stops the one before. */
+export function createLive(host: LiveHost): (source: LiveSource, options?: LiveOptions) => LiveChart {
+  return (source, options = {}) => {
+    if (
+      source === null ||
+      typeof source !== 'object' ||
+      typeof source.on !== 'function' ||
+      typeof source.off !== 'function'
+    ) {
+      throw new TypeError(
+        "live(cloud) needs something with on('set', fn) and off('set', fn), e.g. session.cloud(projectId)",
+      );
+    }
+    if (options.window !== undefined && !(options.window > 0))
+      throw new RangeError('window must be a number of seconds > 0');
+    stopLiveCharts();
+    return new LiveChart(source, host, options);
+  };
+}

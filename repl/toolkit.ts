@@ -1,0 +1,60 @@
+/**
+ * The REPL's rich layer: the SDK's exports as globals, the writer (tables, charts), and the
+ * helpers `show`, `plot`, `live`, `withProgress`. It pulls in the presentation layer and the whole
+ * SDK, so it is loaded just after the first prompt is shown; the evaluator waits for it before it
+ * runs the first input (well before anyone has typed one).
+ */
+import * as sdk from 'scratchlab';
+import type { Activity } from './activity.js';
+import { installAutoProgress } from './auto-progress.js';
+import { isAwaitedByRepl, type OutputNotes } from './display.js';
+import { createLive, stopLiveCharts } from './live.js';
+import { plot } from './plot.js';
+import { finishProgressBars, withProgress } from './progress.js';
+import type { PromptHost } from './prompt-region.js';
+import { createShow } from './show.js';
+import { createWriter, type Writer } from './writer.js';
+
+/** What the rich layer needs from the REPL. */
+export interface ToolkitHost extends PromptHost {
+  activity: Activity;
+  notes: OutputNotes;
+  color: boolean;
+  size(): { width: number; height: number };
+}
+
+/** The rich layer, ready. */
+export interface Toolkit {
+  /** The REPL's writer. */
+  writer: Writer;
+  /** Every export of `scratchlab`, to become globals. */
+  sdk: Readonly<Record<string, unknown>>;
+  /** `show`, `plot`, `live`, `withProgress`. */
+  helpers: Readonly<Record<string, unknown>>;
+  /** Whether the REPL awaits an input's value before printing it (a `PagedList`, a helper's promise). */
+  awaitsItself(value: unknown): value is PromiseLike<unknown>;
+  /** Called when an input has been evaluated: erases progress bars left by a failed call. */
+  afterInput(): void;
+  /** Stops the running live chart (Ctrl-C); answers how many were running. */
+  stopLive(): number;
+}
+
+/** Builds the rich layer for a REPL. */
+export function createToolkit(host: ToolkitHost): Toolkit {
+  installAutoProgress();
+  const { color, size, notes, output } = host;
+  return {
+    writer: createWriter({ color, size }),
+    sdk: sdk as unknown as Record<string, unknown>,
+    helpers: {
+      show: createShow({ color, size, notes, write: (text) => output.write(text) }),
+      plot,
+      live: createLive(host),
+      withProgress,
+    },
+    awaitsItself: (value): value is PromiseLike<unknown> =>
+      value instanceof sdk.PagedList || isAwaitedByRepl(value),
+    afterInput: finishProgressBars,
+    stopLive: stopLiveCharts,
+  };
+}

@@ -1,0 +1,153 @@
+/**
+ * Bar charts of numbers per record, e.g. the views and loves of a user's projects: one panel per
+ * series, side by side, each with its own scale (views run in thousands where loves run in tens,
+ * a shared axis would flatten the loves), sharing the rows so a record reads across.
+ */
+import type { Project } from '../records.js';
+import { formatCount } from './format.js';
+import { truncateToWidth } from './text-width.js';
+import { type JsonObject, VEGA_LITE_SCHEMA, type VegaLiteSpec } from './vega-lite-spec.js';
+
+/** One bar: which row (`label`), which panel (`series`), how long (`value`). */
+export interface Bar {
+  label: string;
+  series: string;
+  value: number;
+}
+
+/** Options of {@link barChartSpec}. */
+export interface BarChartOptions {
+  /** Chart title (default none). */
+  title?: string;
+  /** Width of each panel in pixels (default 220). */
+  width?: number;
+  /** Most rows drawn, the largest by the first series (default 20). */
+  maxRows?: number;
+  /** Longest row label in characters; longer ones are cut with `…` (default 32). */
+  maxLabelWidth?: number;
+}
+
+/** The numbers of a project that {@link projectStatsChartSpec} can draw. */
+export type ProjectMetric = 'views' | 'loves' | 'favorites' | 'remixes';
+
+/** Options of {@link projectStatsChartSpec}. */
+export interface ProjectStatsChartOptions extends BarChartOptions {
+  /** Which numbers, one panel each (default views and loves). */
+  metrics?: readonly ProjectMetric[];
+}
+
+interface Tabulated {
+  /** Series names in order of first appearance. */
+  series: string[];
+  /** label → series → value (bars with the same label and series add up). */
+  rows: Map<string, Map<string, number>>;
+  /** Labels shown: the largest `maxRows` by the first series, largest first. */
+  order: string[];
+}
+
+function tabulate(bars: readonly Bar[], maxRows: number): Tabulated {
+  const series: string[] = [];
+  const rows = new Map<string, Map<string, number>>();
+  for (const bar of bars) {
+    if (!series.includes(bar.series)) series.push(bar.series);
+    let row = rows.get(bar.label);
+    if (!row) {
+      row = new Map();
+      rows.set(bar.label, row);
+    }
+    row.set(bar.series, (row.get(bar.series) ?? 0) + bar.value);
+  }
+  const first = series[0] ?? '';
+  const order = [...rows.keys()]
+    .sort((a, b) => (rows.get(b)!.get(first) ?? 0) - (rows.get(a)!.get(first) ?? 0))
+    .slice(0, Math.max(0, Math.floor(maxRows)));
+  return { series, rows, order };
+}
+
+/**
+ * A Vega-Lite spec of horizontal bars, one panel per series (in the order they first appear), rows
+ * sorted by the first series, largest first. Labels that repeat across rows are made unique by
+ * the row order (`title (2)`), since two projects may share a title.
+ */
+export function barChartSpec(bars: readonly Bar[], options: BarChartOptions = {}): VegaLiteSpec {
+  const { series, rows, order } = tabulate(bars, options.maxRows ?? 20);
+  const values: JsonObject[] = [];
+  for (const label of order) {
+    for (const name of series) values.push({ label, series: name, value: rows.get(label)!.get(name) ?? 0 });
+  }
+  const maxLabel = options.maxLabelWidth ?? 32;
+  const spec: VegaLiteSpec = {
+    $schema: VEGA_LITE_SCHEMA,
+    data: { values },
+    facet: {
+      column: {
+        field: 'series',
+        type: 'nominal',
+        title: null,
+        sort: series,
+        header: { labelFontWeight: 'bold' },
+      },
+    },
+    spec: {
+      width: options.width ?? 220,
+      mark: { type: 'bar', tooltip: true },
+      encoding: {
+        y: {
+          field: 'label',
+          type: 'nominal',
+          title: null,
+          sort: order,
+          axis: { labelLimit: (maxLabel + 4) * 7 },
+        },
+        x: { field: 'value', type: 'quantitative', title: null },
+        color: { field: 'series', type: 'nominal', legend: null, scale: { domain: series } },
+      },
+    },
+    resolve: { scale: { x: 'independent' } },
+    config: { font: 'sans-serif' },
+  };
+  if (options.title) spec.title = options.title;
+  return spec;
+}
+
+/**
+ * Projects as {@link Bar}s: one row per project labelled by its title (cut to `maxLabelWidth`,
+ * repeated titles numbered), one series per metric (default views and loves).
+ */
+export function projectBars(
+  projects: readonly Project[],
+  options: Pick<ProjectStatsChartOptions, 'metrics' | 'maxLabelWidth'> = {},
+): Bar[] {
+  const metrics = options.metrics ?? ['views', 'loves'];
+  const maxLabel = options.maxLabelWidth ?? 32;
+  const seen = new Map<string, number>();
+  const bars: Bar[] = [];
+  for (const p of projects) {
+    const title = truncateToWidth(p.title.replace(/\s+/g, ' ').trim() || `#${p.id}`, maxLabel);
+    const n = (seen.get(title) ?? 0) + 1;
+    seen.set(title, n);
+    const label = n === 1 ? title : `${title} (${n})`;
+    for (const m of metrics) bars.push({ label, series: m, value: p.stats[m] });
+  }
+  return bars;
+}
+
+/** A bar chart of projects' numbers (see {@link projectBars}), e.g. views and loves side by side. */
+export function projectStatsChartSpec(
+  projects: readonly Project[],
+  options: ProjectStatsChartOptions = {},
+): VegaLiteSpec {
+  return barChartSpec(projectBars(projects, options), options);
+}
+
+/** The plain-text fallback of a bar chart: one line per row, in the chart's order. */
+export function summarizeBars(bars: readonly Bar[], options: { maxRows?: number } = {}): string {
+  const { series, rows, order } = tabulate(bars, options.maxRows ?? 20);
+  if (order.length === 0) return 'Bar chart: no data';
+  const lines = order.map(
+    (label) =>
+      `${label}: ${series.map((s) => `${s} ${formatCount(rows.get(label)!.get(s) ?? 0)}`).join(', ')}`,
+  );
+  if (rows.size > order.length) lines.push(`+${formatCount(rows.size - order.length)} more`);
+  return lines.join('\n');
+}

@@ -1,0 +1,166 @@
+/**
+ * Runs `node dist/cli.js repl …` in a real pseudo-terminal (node-pty), with `HOME` and `XDG_*` in
+ * a temporary folder, and lets a test type into it and read the screen.
+ */
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pty from 'node-pty';
+import { Screen } from './screen.js';
+
+export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const CLI = join(ROOT, 'dist', 'cli.js');
+export const PROMPT = 'scratchlab> ';
+
+// biome-ignore lint/suspicious/noControlCharactersInRegex: ANSI escapes start with ESC.
+const ANSI = /\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07]*\x07/g;
+
+/** Output without ANSI escapes (and with CRLF as LF). */
+export function stripAnsi(text: string): string {
+  return text.replace(ANSI, '').replace(/\r\n/g, '\n');
+}
+
+export interface ReplProcessOptions {
+  sandbox?: boolean;
+  /** Extra environment (HOME and XDG_* point at the temporary folder unless given here). */
+  env?: Record<string, string>;
+  cols?: number;
+  rows?: number;
+  /** Use this folder as HOME (it is then not removed by `close`). */
+  home?: string;
+  /** Working directory (default: the repository). */
+  cwd?: string;
+  /** Milliseconds to wait for the first prompt (default 30 s: the sandbox seeds its data first). */
+  startTimeout?: number;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** A REPL in a pseudo-terminal. */
+export class ReplProcess {
+  readonly home: string;
+  readonly screen: Screen;
+  /** Everything the REPL wrote, escapes included. */
+  raw = '';
+  exitCode: number | null = null;
+  readonly #pty: pty.IPty;
+  readonly #ownHome: boolean;
+  readonly #exited: Promise<number>;
+
+  private constructor(options: ReplProcessOptions) {
+    if (!existsSync(join(ROOT, 'dist', 'repl', 'cli.js'))) {
+      throw new Error(
+        'dist/repl/cli.js is missing: build first (npx tsc -p tsconfig.json && npx tsc -p repl/tsconfig.json)',
+      );
+    }
+    this.#ownHome = options.home === undefined;
+    this.home = options.home ?? mkdtempSync(join(tmpdir(), 'scratchlab-repl-'));
+    const cols = options.cols ?? 120;
+    const rows = options.rows ?? 40;
+    this.screen = new Screen(cols, rows);
+    const env: Record<string, string> = {};
+    for (const [key, value] of Object.entries(process.env)) {
+      // Never let the machine's credentials (or a node option) leak into the child.
+      if (value !== undefined && !/^(SCRATCH_|NODE_OPTIONS$|NO_COLOR$|FORCE_COLOR$)/.test(key))
+        env[key] = value;
+    }
+    Object.assign(env, {
+      HOME: this.home,
+      XDG_CONFIG_HOME: join(this.home, 'config'),
+      XDG_STATE_HOME: join(this.home, 'state'),
+      TERM: 'xterm-256color',
+      ...options.env,
+    });
+    const args = [CLI, 'repl', ...(options.sandbox ? ['--sandbox'] : [])];
+    this.#pty = pty.spawn(process.execPath, args, {
+      name: 'xterm-256color',
+      cols,
+      rows,
+      cwd: options.cwd ?? ROOT,
+      env,
+    });
+    this.#pty.onData((data) => {
+      this.raw += data;
+      this.screen.write(data);
+    });
+    this.#exited = new Promise((resolve) =>
+      this.#pty.onExit(({ exitCode }) => {
+        this.exitCode = exitCode;
+        resolve(exitCode);
+      }),
+    );
+  }
+
+  /** Starts a REPL without waiting for anything. */
+  static spawn(options: ReplProcessOptions = {}): ReplProcess {
+    return new ReplProcess(options);
+  }
+
+  /** Starts a REPL and waits for its first prompt. */
+  static async start(options: ReplProcessOptions = {}): Promise<ReplProcess> {
+    const repl = new ReplProcess(options);
+    await repl.waitFor(
+      () => stripAnsi(repl.raw).includes(PROMPT),
+      options.startTimeout ?? 30_000,
+      'the first prompt',
+    );
+    return repl;
+  }
+
+  /** Output since `offset` in `raw`, without escapes. */
+  since(offset: number): string {
+    return stripAnsi(this.raw.slice(offset));
+  }
+
+  /** Waits until `check()` is true. */
+  async waitFor(check: () => boolean, timeout = 10_000, what = 'the condition'): Promise<void> {
+    const end = Date.now() + timeout;
+    while (!check()) {
+      if (this.exitCode !== null)
+        throw new Error(`the REPL exited (${this.exitCode}) waiting for ${what}:\n${this.screen.text()}`);
+      if (Date.now() > end) throw new Error(`timed out waiting for ${what}; screen:\n${this.screen.text()}`);
+      await sleep(20);
+    }
+  }
+
+  /** Sends keys as they are (`\r` is Enter, `\t` Tab, `\x03` Ctrl-C). */
+  type(keys: string): void {
+    this.#pty.write(keys);
+  }
+
+  /**
+   * Types one line and Enter, waits for the next prompt, and answers what was printed in between
+   * (the echoed input line left out).
+   */
+  async run(line: string, timeout = 15_000, prompt = PROMPT): Promise<string> {
+    const offset = this.raw.length;
+    this.type(`${line}\r`);
+    const done = () => {
+      const out = this.since(offset);
+      const newline = out.indexOf('\n');
+      return newline >= 0 && out.slice(newline).trimEnd().endsWith(prompt.trimEnd());
+    };
+    await this.waitFor(done, timeout, `the prompt after ${JSON.stringify(line)}`);
+    const out = this.since(offset);
+    const body = out.slice(out.indexOf('\n') + 1);
+    return body.slice(0, body.trimEnd().length - prompt.trimEnd().length).trimEnd();
+  }
+
+  /** Ends the REPL with Ctrl-D (then kills it if it lingers) and removes the temporary HOME. */
+  async close(): Promise<number | null> {
+    if (this.exitCode === null) {
+      this.type('\x04');
+      const timer = setTimeout(() => this.#pty.kill(), 5000);
+      await this.#exited;
+      clearTimeout(timer);
+    }
+    if (this.#ownHome) rmSync(this.home, { recursive: true, force: true });
+    return this.exitCode;
+  }
+
+  /** Waits for the process to end by itself. */
+  exited(): Promise<number> {
+    return this.#exited;
+  }
+}

@@ -1,0 +1,57 @@
+/**
+ * `scratchlab repl` without `--sandbox`, offline: with nothing saved and no credentials it starts
+ * anonymous on the real site without touching the network; a password prompt echoes nothing.
+ */
+import { tmpdir } from 'node:os';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ReplProcess, stripAnsi } from './pty.js';
+
+let repl: ReplProcess | undefined;
+
+afterEach(async () => {
+  await repl?.close();
+  repl = undefined;
+});
+
+describe('scratchlab repl (no sandbox)', () => {
+  it('starts anonymous when nothing is saved and no username is set', async () => {
+    repl = await ReplProcess.start();
+    expect(stripAnsi(repl.raw)).toContain('not logged in (anonymous reads only)');
+    expect(await repl.run('.whoami')).toBe('anonymous on https://scratch.mit.edu (use .login to log in)');
+    expect(await repl.run('typeof sandbox')).toBe("'undefined'");
+    expect(await repl.run('typeof Session + typeof ApiError + typeof encode')).toBe(
+      "'functionfunctionfunction'",
+    );
+    expect(await repl.run('session')).toMatch(
+      /^Session \{ user: anonymous, loggedIn: false, site: https:\/\/scratch\.mit\.edu/,
+    );
+  });
+
+  it('imports scratchlab itself from any working directory', async () => {
+    repl = await ReplProcess.start({ cwd: tmpdir() });
+    expect(await repl.run('import { toTable } from "scratchlab/presentation"; typeof toTable')).toBe(
+      "'function'",
+    );
+    expect(await repl.run('(await import("scratchlab")).Session === Session')).toBe('true');
+  });
+
+  it('asks for the password without echoing it, and stays anonymous when the prompt is cancelled', async () => {
+    const started = ReplProcess.spawn({ env: { SCRATCH_USERNAME: 'someone' } });
+    repl = started;
+    await started.waitFor(
+      () => started.screen.text().includes('Password for someone:'),
+      30_000,
+      'the password prompt',
+    );
+    started.type('hunter2-secret');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(started.screen.text()).not.toContain('hunter2');
+    started.type('\x03');
+    await started.waitFor(() => stripAnsi(started.raw).includes('scratchlab> '), 10_000, 'the prompt');
+    const screen = started.screen.text();
+    expect(screen).toContain('could not log in: cancelled at the password prompt');
+    expect(screen).toContain('not logged in');
+    expect(screen).not.toContain('hunter2');
+    expect(await started.run('session.loggedIn')).toBe('false');
+  });
+});
