@@ -3,7 +3,6 @@
  * for all hosts, timeouts, and retries with jittered backoff for reads.
  */
 import { CookieJar } from 'tough-cookie';
-import { Agent, fetch as undiciFetch } from 'undici';
 import { ApiError, reasonOf } from './errors.js';
 
 /** The parts of a fetch answer the client reads (undici's and the global `Response` both fit). */
@@ -56,12 +55,18 @@ export const DEFAULT_USER_AGENT = 'scratchlab/0.1 (+https://www.npmjs.com/packag
 const RETRY_BASE_MS = 300;
 const MAX_REDIRECTS = 5;
 
-/** Shared keep-alive pool: one per process is what undici recommends. */
-let sharedAgent: Agent | undefined;
+/**
+ * The default fetch: undici with one shared keep-alive pool per process, as undici recommends.
+ * undici is loaded on the first request, not at import: it is the heaviest module of the SDK and
+ * start-up time matters in the REPL and the kernel.
+ */
+let undici: Promise<{ fetch: FetchLike }> | undefined;
 function defaultFetch(): FetchLike {
-  sharedAgent ??= new Agent({ keepAliveTimeout: 10_000, keepAliveMaxTimeout: 60_000 });
-  const dispatcher = sharedAgent;
-  return (url, init) => undiciFetch(url, { ...init, dispatcher });
+  undici ??= import('undici').then(({ Agent, fetch }) => {
+    const dispatcher = new Agent({ keepAliveTimeout: 10_000, keepAliveMaxTimeout: 60_000 });
+    return { fetch: (url, init) => fetch(url, { ...init, dispatcher }) };
+  });
+  return async (url, init) => (await undici!).fetch(url, init);
 }
 
 const sleep = (ms: number, signal?: AbortSignal) =>

@@ -3,7 +3,16 @@
  * passes (it must accept `new WebSocket(url, { headers })`, as undici's does; browsers cannot set
  * headers). Only `readyState`, `send`, `close` and `addEventListener` are used.
  */
-import WsWebSocket from 'ws';
+import { createRequire } from 'node:module';
+import type WsWebSocket from 'ws';
+
+// `ws` is loaded on the first connection, not at import: every Session imports this module, and
+// most sessions never open a cloud connection.
+let wsClass: typeof WsWebSocket | undefined;
+function loadWs(): typeof WsWebSocket {
+  wsClass ??= createRequire(import.meta.url)('ws') as typeof WsWebSocket;
+  return wsClass;
+}
 
 /** A WebSocket class: `ws`'s (the default) or a WHATWG-style one such as undici's. */
 export type WebSocketConstructor = abstract new (...args: never[]) => unknown;
@@ -37,9 +46,10 @@ export function openSocket(
   url: string,
   headers: Record<string, string>,
 ): CloudSocket {
-  if (WebSocket === undefined || WebSocket === WsWebSocket) {
+  const Ws = loadWs();
+  if (WebSocket === undefined || WebSocket === Ws) {
     // No compression: frames are tiny and the platform's servers do not negotiate it anyway.
-    return new WsWebSocket(url, {
+    return new Ws(url, {
       headers,
       perMessageDeflate: false,
       handshakeTimeout: 15_000,

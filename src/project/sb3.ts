@@ -2,15 +2,15 @@
  * `.sb3` files: a zip holding `project.json` and one file per asset, named by its `md5ext`.
  */
 import { readFile, writeFile } from 'node:fs/promises';
-import { strFromU8, strToU8, unzipSync, zipSync } from 'fflate';
 import { isProjectJson, type ProjectFiles } from './project-json.js';
+import { unzip, zip } from './zip.js';
 
 /** Reads an `.sb3` (zip bytes) into the project body and its assets. */
 export function readSb3(bytes: Uint8Array): ProjectFiles {
   if (!(bytes instanceof Uint8Array)) throw new TypeError('readSb3 takes the bytes of an .sb3 file');
   let files: Record<string, Uint8Array>;
   try {
-    files = unzipSync(bytes);
+    files = unzip(bytes);
   } catch (cause) {
     throw new RangeError('not an .sb3 file: the bytes are not a zip archive', { cause });
   }
@@ -18,7 +18,7 @@ export function readSb3(bytes: Uint8Array): ProjectFiles {
   if (!body) throw new RangeError('not an .sb3 file: it has no project.json');
   let json: unknown;
   try {
-    json = JSON.parse(strFromU8(body));
+    json = JSON.parse(new TextDecoder().decode(body));
   } catch (cause) {
     throw new RangeError('the .sb3 file holds a project.json that is not valid JSON', { cause });
   }
@@ -34,10 +34,11 @@ export function readSb3(bytes: Uint8Array): ProjectFiles {
 /** Writes a project and its assets as `.sb3` zip bytes. */
 export function writeSb3(project: ProjectFiles): Uint8Array {
   if (!project || !isProjectJson(project.json)) throw new TypeError('writeSb3 takes { json, assets }');
-  const files: Record<string, Uint8Array> = { 'project.json': strToU8(JSON.stringify(project.json)) };
+  const files: Record<string, Uint8Array> = {
+    'project.json': new TextEncoder().encode(JSON.stringify(project.json)),
+  };
   for (const [name, data] of project.assets) files[name] = data;
-  // Media is already compressed; only the JSON gains from deflate.
-  return zipSync(files, { level: 6, mem: 8 });
+  return zip(files);
 }
 
 /** Loads an `.sb3` file from disk. */

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { unzipSync } from 'fflate';
+import { unzip } from '../project/zip.js';
 
 /** The real Scratch 3 projects shipped in `./fixtures/` (see /work/shared/fixtures/SOURCE.md). */
 export const FIXTURE_NAMES = ['cloud_variables_simple', 'monitored_variables'] as const;
@@ -19,7 +19,7 @@ export interface Fixture {
  */
 export async function loadFixture(name: FixtureName): Promise<Fixture> {
   const zip = await readFile(new URL(`./fixtures/${name}.sb3`, import.meta.url));
-  const files = unzipSync(new Uint8Array(zip.buffer, zip.byteOffset, zip.byteLength));
+  const files = unzip(new Uint8Array(zip.buffer, zip.byteOffset, zip.byteLength));
   const projectFile = files['project.json'];
   if (!projectFile) throw new Error(`fixture ${name}.sb3 has no project.json`);
   const assets = new Map<string, Uint8Array>();
