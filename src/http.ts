@@ -2,8 +2,13 @@
  * The small HTTP core under every resource group: undici with keep-alive, one tough-cookie jar
  * for all hosts, timeouts, and retries with jittered backoff for reads.
  */
+import { inspect } from 'node:util';
 import { CookieJar } from 'tough-cookie';
 import { ApiError, reasonOf } from './errors.js';
+import { tryParseJson } from './json.js';
+import { redactPairs, redactText } from './redact.js';
+import { sleep } from './timers.js';
+import { assertInteger } from './validate.js';
 
 /** The parts of a fetch answer the client reads (undici's and the global `Response` both fit). */
 export interface FetchResponse {
@@ -49,11 +54,15 @@ export interface RequestOptions {
   signal?: AbortSignal;
   /** Override: may this request be retried? Default: GET and HEAD only. */
   retry?: boolean;
+  /** Accept a 3xx answer to a write as success (the site's logout redirects). Default false. */
+  acceptRedirect?: boolean;
 }
 
 export const DEFAULT_USER_AGENT = 'scratchlab/0.1 (+https://www.npmjs.com/package/scratchlab)';
 const RETRY_BASE_MS = 300;
 const MAX_REDIRECTS = 5;
+/** Headers that carry credentials: never sent on to another origin by a redirect. */
+const CREDENTIAL_HEADERS = ['x-token', 'x-csrftoken', 'authorization', 'cookie'];
 
 /**
  * The default fetch: undici with one shared keep-alive pool per process, as undici recommends.
@@ -68,20 +77,6 @@ function defaultFetch(): FetchLike {
   });
   return async (url, init) => (await undici!).fetch(url, init);
 }
-
-const sleep = (ms: number, signal?: AbortSignal) =>
-  new Promise<void>((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const timer = setTimeout(resolve, ms);
-    signal?.addEventListener(
-      'abort',
-      () => {
-        clearTimeout(timer);
-        reject(signal.reason);
-      },
-      { once: true },
-    );
-  });
 
 /** Parses `Retry-After` (seconds or an HTTP date) into milliseconds. */
 export function retryAfterMs(header: string | null, now = Date.now()): number | undefined {
@@ -100,7 +95,13 @@ export interface HttpAnswer {
   url: string;
 }
 
+/**
+ * The HTTP core of a `Session`: one cookie jar for every host, a timeout per request, retries of
+ * reads with jittered exponential backoff. Non-2xx answers become {@link ApiError}s with every
+ * secret this client knows (cookies, tokens it sent) scrubbed from them.
+ */
 export class HttpClient {
+  /** The cookie jar shared by every host (holds the session: never print it). */
   readonly jar: CookieJar;
   readonly userAgent: string;
   readonly timeout: number;
@@ -108,13 +109,24 @@ export class HttpClient {
   readonly maxRetryDelay: number;
   readonly #fetch: FetchLike;
 
+  /** Checks the options; a bad timeout or retry count is a caller's mistake, not a network error. */
   constructor(options: HttpOptions = {}) {
     this.jar = options.jar ?? new CookieJar();
     this.userAgent = options.userAgent ?? DEFAULT_USER_AGENT;
-    this.timeout = options.timeout ?? 30_000;
-    this.retries = options.retries ?? 3;
-    this.maxRetryDelay = options.maxRetryDelay ?? 30_000;
+    this.timeout = assertInteger(options.timeout ?? 30_000, 'timeout (ms)', 1, 2_147_483_647);
+    this.retries = assertInteger(options.retries ?? 3, 'retries', 0, 10);
+    this.maxRetryDelay = assertInteger(options.maxRetryDelay ?? 30_000, 'maxRetryDelay (ms)', 0, 3_600_000);
     this.#fetch = options.fetch ?? defaultFetch();
+  }
+
+  /** Redacted view: the jar's cookies are secrets. */
+  [inspect.custom](): string {
+    return `HttpClient { userAgent: ${JSON.stringify(this.userAgent)}, timeout: ${this.timeout}, retries: ${this.retries}, jar: [redacted] }`;
+  }
+
+  /** A JSON view without the jar. */
+  toJSON(): { userAgent: string; timeout: number; retries: number } {
+    return { userAgent: this.userAgent, timeout: this.timeout, retries: this.retries };
   }
 
   /** Reads one cookie's value for a URL from the jar (`undefined` if absent). */
@@ -144,15 +156,44 @@ export class HttpClient {
         throw networkError(method, target, error, this.timeout);
       }
       const { status } = answer;
-      if (status < 400) return answer;
+      if (status < 300 || (status < 400 && options.acceptRedirect)) return answer;
+      if (status < 400) {
+        // A write that was redirected (often to a login page) did not happen as asked.
+        const location = answer.headers.get('location') ?? 'nowhere';
+        throw this.#error(answer, method, target, options, `unexpected redirect (${status}) to ${location}`);
+      }
       if ((status === 429 || status >= 500) && attempt + 1 < attempts) {
         const hinted = retryAfterMs(answer.headers.get('retry-after'));
-        await sleep(Math.min(hinted ?? this.#backoff(attempt), this.maxRetryDelay), options.signal);
+        if (hinted !== undefined && hinted > this.maxRetryDelay) {
+          const seconds = Math.ceil(hinted / 1000);
+          throw this.#error(answer, method, target, options, `the service asks to retry after ${seconds} s`);
+        }
+        await sleep(hinted ?? this.#backoff(attempt), options.signal);
         continue;
       }
-      const body = parseBody(answer.bytes);
-      throw new ApiError({ status, url: target, method, body, reason: reasonOf(body, statusText(status)) });
+      throw this.#error(answer, method, target, options);
     }
+  }
+
+  /** The ApiError of an answer, with every secret this client knows removed from its text. */
+  #error(
+    answer: HttpAnswer,
+    method: string,
+    url: string,
+    options: RequestOptions,
+    reason?: string,
+  ): ApiError {
+    const secrets = [
+      ...this.jar.getCookiesSync(url).map((c) => c.value.replace(/^"|"$/g, '')),
+      ...Object.entries(options.headers ?? {})
+        .filter(([name]) => CREDENTIAL_HEADERS.includes(name.toLowerCase()))
+        .map(([, value]) => value),
+    ];
+    const text = new TextDecoder().decode(answer.bytes);
+    const parsed = tryParseJson(text);
+    const body = parsed === undefined ? redactText(redactPairs(text.slice(0, 1000)), secrets) : parsed;
+    const why = reason ?? redactText(reasonOf(body, statusText(answer.status)), secrets);
+    return new ApiError({ status: answer.status, url, method, body, reason: why });
   }
 
   /** {@link request}, then the answer parsed as JSON. */
@@ -175,10 +216,12 @@ export class HttpClient {
     const timeout = AbortSignal.timeout(this.timeout);
     const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
     let current = url;
-    let currentMethod = method;
+    const currentMethod = method;
+    let hopHeaders = headers;
+    const origin = new URL(url).origin;
     for (let hop = 0; ; hop++) {
       const cookie = await this.jar.getCookieString(current);
-      const sendHeaders = cookie ? { ...headers, Cookie: cookie } : headers;
+      const sendHeaders = cookie ? { ...hopHeaders, Cookie: cookie } : hopHeaders;
       const response = await this.#fetch(current, {
         method: currentMethod,
         headers: sendHeaders,
@@ -193,12 +236,13 @@ export class HttpClient {
       const location = response.headers.get('location');
       if (response.status >= 300 && response.status < 400 && location && hop < MAX_REDIRECTS) {
         await response.arrayBuffer().catch(() => undefined);
-        current = new URL(location, current).toString();
-        if (response.status === 303 || currentMethod === 'POST') currentMethod = 'GET';
-        // Only follow redirects for reads; a redirected write has done its work.
+        // Only reads follow redirects; a redirected write is for the caller to judge.
         if (method !== 'GET' && method !== 'HEAD') {
           return { status: response.status, headers: response.headers, bytes: new Uint8Array(), url };
         }
+        current = new URL(location, current).toString();
+        // The jar decides which cookies the next host gets; tokens in headers stay with their origin.
+        if (new URL(current).origin !== origin) hopHeaders = withoutCredentials(headers);
         continue;
       }
       const bytes = new Uint8Array(await response.arrayBuffer());
@@ -207,21 +251,30 @@ export class HttpClient {
   }
 }
 
-/** Parses an answer's body as JSON; an empty body is `null`, an unreadable one an {@link ApiError}. */
+/**
+ * Parses an answer's body as JSON; an empty body is `null`, an unreadable one an {@link ApiError}
+ * (whose body keeps only a scrubbed start of the text: a cut-off answer may hold a token).
+ */
 export function readJson<T>(answer: HttpAnswer, method: string): T {
   const text = new TextDecoder().decode(answer.bytes);
-  try {
-    return (text === '' ? null : JSON.parse(text)) as T;
-  } catch (cause) {
+  if (text === '') return null as T;
+  const value = tryParseJson(text);
+  if (value === undefined) {
     throw new ApiError({
       status: answer.status,
       url: answer.url,
       method,
-      body: text.slice(0, 500),
-      reason: 'the answer is not valid JSON',
-      cause,
+      body: redactPairs(text.slice(0, 200)),
+      reason: `the answer is not valid JSON (${answer.bytes.length} bytes)`,
     });
   }
+  return value as T;
+}
+
+function withoutCredentials(headers: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(headers).filter(([name]) => !CREDENTIAL_HEADERS.includes(name.toLowerCase())),
+  );
 }
 
 function setCookieLines(headers: FetchResponse['headers']): string[] {
@@ -238,15 +291,6 @@ export function withQuery(url: string, query?: RequestOptions['query']): string 
     if (value !== undefined) parsed.searchParams.set(key, String(value));
   }
   return parsed.toString();
-}
-
-function parseBody(bytes: Uint8Array): unknown {
-  const text = new TextDecoder().decode(bytes);
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text.slice(0, 1000);
-  }
 }
 
 function networkError(method: string, url: string, error: unknown, timeout: number): ApiError {

@@ -7,7 +7,7 @@
  * exceeds 40), while `for await (const x of list)` walks every page from `offset` to the end,
  * keeping a few requests in flight ahead of the reader.
  */
-import { assertInteger } from './validate.js';
+import { assertFunction, assertInteger } from './validate.js';
 
 /** The service's cap on `limit`. */
 export const MAX_PAGE_SIZE = 40;
@@ -72,67 +72,58 @@ export class PagedList<T> implements PromiseLike<T[]>, AsyncIterable<T> {
     walk: WalkOptions = {},
     settings: { pageSize?: number } = {},
   ) {
-    const { offset } = normalizePage(page);
+    const { limit, offset } = normalizePage(page);
     this.#pageSize =
       settings.pageSize === undefined ? MAX_PAGE_SIZE : assertInteger(settings.pageSize, 'pageSize', 1);
     this.#defaultLimit = settings.pageSize === undefined ? DEFAULT_LIMIT : this.#pageSize;
     this.#fetch = fetchPage;
-    this.#limit = page.limit === undefined ? undefined : normalizePage(page).limit;
+    this.#limit = page.limit === undefined ? undefined : limit;
     this.#offset = offset;
-    this.#walk = walk;
+    this.#walk = checkWalk(walk);
   }
 
-  /** Reads the window `{ limit, offset }`: its requests go out together. */
+  /**
+   * Reads the window `{ limit, offset }`: a walk that ends there, so its requests go out
+   * together but never more than `prefetch` at once, and `signal` stops it.
+   */
   // biome-ignore lint/suspicious/noThenProperty: awaitable on purpose, like openai-node's page promises
   then<R1 = T[], R2 = never>(
     onfulfilled?: ((value: T[]) => R1 | PromiseLike<R1>) | null,
     onrejected?: ((reason: unknown) => R2 | PromiseLike<R2>) | null,
   ): Promise<R1 | R2> {
-    this.#window ??= this.#readWindow(this.#limit ?? this.#defaultLimit);
+    this.#window ??= this.#collect(this.#walk, this.#offset + (this.#limit ?? this.#defaultLimit));
     return this.#window.then(onfulfilled, onrejected);
   }
 
   /** Every row from `offset` to the end (or to `limit` rows when a limit was given). */
-  [Symbol.asyncIterator](): AsyncIterator<T> {
-    return this.#items(this.#walk);
+  async *[Symbol.asyncIterator](): AsyncIterator<T> {
+    for await (const page of this.#pages(this.#walk, this.#end())) for (const row of page) yield row;
   }
 
   /** Collects the walk into an array, reporting progress. */
-  async all(options: WalkOptions = {}): Promise<T[]> {
-    const rows: T[] = [];
-    for await (const page of this.pages(options)) rows.push(...page);
-    return rows;
+  all(options: WalkOptions = {}): Promise<T[]> {
+    return this.#collect({ ...this.#walk, ...checkWalk(options) }, this.#end());
   }
 
   /** The walk, page by page. */
   pages(options: WalkOptions = {}): AsyncIterable<T[]> {
-    const walk = { ...this.#walk, ...options };
-    return { [Symbol.asyncIterator]: () => this.#pages(walk) };
+    const walk = { ...this.#walk, ...checkWalk(options) };
+    return { [Symbol.asyncIterator]: () => this.#pages(walk, this.#end()) };
   }
 
-  async #readWindow(limit: number): Promise<T[]> {
-    const requests: Promise<T[]>[] = [];
-    for (let start = 0; start < limit; start += this.#pageSize) {
-      requests.push(this.#fetch(Math.min(this.#pageSize, limit - start), this.#offset + start));
-    }
-    const pages = await Promise.all(requests);
+  /** Where a walk stops: after `limit` rows when one was given, else at the list's end. */
+  #end(): number {
+    return this.#limit === undefined ? Number.POSITIVE_INFINITY : this.#offset + this.#limit;
+  }
+
+  async #collect(walk: WalkOptions, end: number): Promise<T[]> {
     const rows: T[] = [];
-    for (const [index, page] of pages.entries()) {
-      rows.push(...page);
-      const asked = Math.min(this.#pageSize, limit - index * this.#pageSize);
-      if (page.length < asked) break; // the list ended; later pages are empty or shifted
-    }
+    for await (const page of this.#pages(walk, end)) rows.push(...page);
     return rows;
   }
 
-  async *#items(walk: WalkOptions): AsyncGenerator<T> {
-    for await (const page of this.#pages(walk)) for (const row of page) yield row;
-  }
-
-  async *#pages(walk: WalkOptions): AsyncGenerator<T[]> {
-    const prefetch =
-      walk.prefetch === undefined ? DEFAULT_PREFETCH : assertInteger(walk.prefetch, 'prefetch', 1, 50);
-    const end = this.#limit === undefined ? Number.POSITIVE_INFINITY : this.#offset + this.#limit;
+  async *#pages(walk: WalkOptions, end: number): AsyncGenerator<T[]> {
+    const prefetch = walk.prefetch ?? DEFAULT_PREFETCH;
     const inFlight: { size: number; page: Promise<T[]> }[] = [];
     let next = this.#offset;
     let items = 0;
@@ -147,10 +138,12 @@ export class PagedList<T> implements PromiseLike<T[]>, AsyncIterable<T> {
       }
     };
     try {
+      walk.signal?.throwIfAborted();
       fill();
       while (inFlight.length > 0) {
         const head = inFlight.shift()!;
         const rows = await head.page;
+        walk.signal?.throwIfAborted();
         pages++;
         items += rows.length;
         const last = rows.length < head.size || (inFlight.length === 0 && next >= end);
@@ -163,4 +156,15 @@ export class PagedList<T> implements PromiseLike<T[]>, AsyncIterable<T> {
       inFlight.length = 0;
     }
   }
+}
+
+/** Checks walk options when they are given, not midway through a walk. */
+function checkWalk(walk: WalkOptions): WalkOptions {
+  if (walk === null || typeof walk !== 'object') throw new TypeError('walk options must be an object');
+  if (walk.onProgress !== undefined) assertFunction(walk.onProgress, 'onProgress');
+  if (walk.prefetch !== undefined) assertInteger(walk.prefetch, 'prefetch', 1, 50);
+  if (walk.signal !== undefined && !(walk.signal instanceof AbortSignal)) {
+    throw new TypeError('signal must be an AbortSignal');
+  }
+  return walk;
 }

@@ -49,6 +49,17 @@ export function redactJson(value: unknown, depth = 0): unknown {
   return out;
 }
 
+/**
+ * Redacts secret-looking `key: value` pairs in text that is not (or no longer) valid JSON, such
+ * as a cut-off answer: `"token": "…"`, `token=…`, `scratchsessionsid=…`.
+ */
+export function redactPairs(text: string): string {
+  const keys = [...SECRET_KEYS].map((key) => key.replace(/[-]/g, '\\-')).join('|');
+  return text
+    .replace(new RegExp(`("(?:${keys})"\\s*:\\s*)"[^"]*"?`, 'gi'), `$1"${REDACTED}"`)
+    .replace(new RegExp(`\\b(${keys})=("[^"]*"?|[^;&\\s"]*)`, 'gi'), `$1=${REDACTED}`);
+}
+
 /** Replaces every occurrence of the given secrets in a text. Empty secrets are ignored. */
 export function redactText(text: string, secrets: Iterable<string | null | undefined>): string {
   let out = text;

@@ -5,9 +5,11 @@
 import { inspect } from 'node:util';
 import { CookieJar } from 'tough-cookie';
 import { Cloud, type CloudOptions } from './cloud/cloud.js';
+import { CSRF_COOKIE, SESSION_COOKIE } from './cookies.js';
 import { ApiError, LoginRequiredError } from './errors.js';
 import { type Hosts, resolveHosts } from './hosts.js';
 import { type FetchLike, type HttpAnswer, HttpClient, type RequestOptions, readJson } from './http.js';
+import { tryParseJson } from './json.js';
 import type { Featured, Health, LoginAnswer, NewsItem, SessionInfo } from './records.js';
 import { redactText } from './redact.js';
 import { Projects } from './resources/projects.js';
@@ -33,9 +35,6 @@ export interface SessionOptions {
 
 /** Request options accepted by {@link Session.authedFetch} and {@link Session.authedJson}. */
 export type AuthedRequestOptions = Omit<RequestOptions, 'headers'>;
-
-const SESSION_COOKIE = 'scratchsessionsid';
-const CSRF_COOKIE = 'scratchcsrftoken';
 
 /**
  * A client of the platform. Anonymous until {@link login}; every read works without login.
@@ -97,12 +96,15 @@ export class Session {
   get jar(): CookieJar {
     return this.http.jar;
   }
+  /** True after a successful {@link login} or {@link refreshSession}. */
   get loggedIn(): boolean {
     return this.#xToken !== null;
   }
+  /** The logged-in user's name, or `null`. */
   get username(): string | null {
     return this.#username;
   }
+  /** The logged-in user's id, or `null`. */
   get userId(): number | null {
     return this.#userId;
   }
@@ -114,15 +116,19 @@ export class Session {
   get csrfToken(): string | null {
     return this.http.cookie(this.hosts.site, CSRF_COOKIE) ?? null;
   }
+  /** Base URL of the site (login, session). */
   get siteHost(): string {
     return this.hosts.site;
   }
+  /** Base URL of the REST API. */
   get apiHost(): string {
     return this.hosts.api;
   }
+  /** Base URL of the project bodies. */
   get projectsHost(): string {
     return this.hosts.projects;
   }
+  /** Base URL of the assets (costumes, sounds). */
   get assetsHost(): string {
     return this.hosts.assets;
   }
@@ -146,7 +152,7 @@ export class Session {
       if (error instanceof ApiError) throw scrubbed(error, [password]);
       throw error;
     }
-    const rows = parseJson<LoginAnswer[]>(answer.bytes);
+    const rows = tryParseJson(new TextDecoder().decode(answer.bytes)) as LoginAnswer[] | undefined;
     const row = Array.isArray(rows) ? rows[0] : undefined;
     if (row?.success !== 1) {
       throw new ApiError({
@@ -195,6 +201,7 @@ export class Session {
     await this.http.request(`${this.hosts.site}/accounts/logout/`, {
       method: 'POST',
       body: `csrfmiddlewaretoken=${encodeURIComponent(csrf)}`,
+      acceptRedirect: true, // the real site answers a logout with a redirect home
       headers: { ...this.#siteHeaders(), 'Content-Type': 'application/x-www-form-urlencoded' },
     });
     this.#clearAuth();
@@ -322,14 +329,6 @@ export class Session {
     this.#username = null;
     this.#userId = null;
     this.#xToken = null;
-  }
-}
-
-function parseJson<T>(bytes: Uint8Array): T | undefined {
-  try {
-    return JSON.parse(new TextDecoder().decode(bytes)) as T;
-  } catch {
-    return undefined;
   }
 }
 

@@ -12,7 +12,7 @@ export function assertNonEmptyString(value: unknown, name: string): asserts valu
   if (value.trim() === '') throw new RangeError(`${name} must not be empty`);
 }
 
-/** Usernames on the platform: 3-20 letters, digits, `_` and `-`. */
+/** Usernames on the platform: up to 20 letters, digits, `_` and `-` (some old accounts are shorter than 3). */
 export function assertUsername(value: unknown, name = 'username'): asserts value is string {
   assertNonEmptyString(value, name);
   if (!/^[A-Za-z0-9_-]{1,20}$/.test(value)) {
@@ -52,6 +52,16 @@ export function assertFunction(value: unknown, name: string): void {
 export function assertObject(value: unknown, name: string): asserts value is object {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     throw new TypeError(`${name} must be an object, got ${describe(value)}`);
+  }
+}
+
+/** Language codes as the platform writes them: `en`, `pt-br`, `zh-cn`, `es-419`. */
+export function assertLanguage(value: unknown, name = 'language'): asserts value is string {
+  assertString(value, name);
+  if (!/^[a-z]{2,3}(-[A-Za-z0-9]{2,4})?$/.test(value)) {
+    throw new RangeError(
+      `${name} must be a language code such as "en" or "es-419", got ${JSON.stringify(value)}`,
+    );
   }
 }
 

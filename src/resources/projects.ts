@@ -1,5 +1,6 @@
 import { mapConcurrent } from '../concurrency.js';
 import { ApiError } from '../errors.js';
+import { tryParseJson } from '../json.js';
 import type { PagedList } from '../paging.js';
 import { checkAsset, isAssetName, md5ext, md5Hex, projectAssetNames } from '../project/assets.js';
 import { type ProjectInput, toProjectFiles } from '../project/project-input.js';
@@ -48,7 +49,7 @@ const METADATA_KEYS = ['title', 'instructions', 'description'] as const;
 /** Projects: metadata (`{api}`), bodies (`{projects}`), assets (`{assets}`) and writes. */
 export class Projects extends Resource {
   /** One project's metadata, with a fresh `project_token`. */
-  get(id: number | string): Promise<Project> {
+  async get(id: number | string): Promise<Project> {
     return this.session.apiGet<Project>(`/projects/${toId(id, 'project id')}`);
   }
 
@@ -172,7 +173,7 @@ export class Projects extends Resource {
   async setJson(id: number | string, json: ProjectJson | string): Promise<ProjectSaveAnswer> {
     const projectId = toId(id, 'project id');
     const body = typeof json === 'string' ? json : JSON.stringify(json);
-    if (!isProjectJson(typeof json === 'string' ? safeParse(json) : json)) {
+    if (!isProjectJson(typeof json === 'string' ? tryParseJson(json) : json)) {
       throw new TypeError('project body must be an object with a targets array');
     }
     return this.session.authedJson<ProjectSaveAnswer>(
@@ -253,31 +254,31 @@ export class Projects extends Resource {
   }
 
   /** Sets the title. */
-  setTitle(id: number | string, title: string): Promise<Project> {
+  async setTitle(id: number | string, title: string): Promise<Project> {
     return this.setMetadata(id, { title });
   }
 
   /** Sets the instructions ("How to use"). */
-  setInstructions(id: number | string, instructions: string): Promise<Project> {
+  async setInstructions(id: number | string, instructions: string): Promise<Project> {
     return this.setMetadata(id, { instructions });
   }
 
   /** Sets the description ("Notes and credits"). */
-  setDescription(id: number | string, description: string): Promise<Project> {
+  async setDescription(id: number | string, description: string): Promise<Project> {
     return this.setMetadata(id, { description });
   }
 
   /** Shares the project. Owner only. */
-  share(id: number | string): Promise<Project> {
+  async share(id: number | string): Promise<Project> {
     return this.#proxy(id, 'share');
   }
 
   /** Unshares the project. Owner only. */
-  unshare(id: number | string): Promise<Project> {
+  async unshare(id: number | string): Promise<Project> {
     return this.#proxy(id, 'unshare');
   }
 
-  #proxy(id: number | string, action: 'share' | 'unshare'): Promise<Project> {
+  async #proxy(id: number | string, action: 'share' | 'unshare'): Promise<Project> {
     const projectId = toId(id, 'project id');
     return this.session.authedJson<Project>(`${this.session.apiHost}/proxy/projects/${projectId}/${action}`, {
       method: 'PUT',
@@ -312,14 +313,6 @@ function transferOptions(options: TransferOptions) {
     throw new TypeError('onProgress must be a function');
   }
   return { concurrency, onProgress: options.onProgress, signal: options.signal };
-}
-
-function safeParse(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
 }
 
 export { projectAssetNames };

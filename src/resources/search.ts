@@ -1,6 +1,6 @@
 import type { PagedList } from '../paging.js';
 import type { Project, Studio } from '../records.js';
-import { assertString } from '../validate.js';
+import { assertLanguage, assertString } from '../validate.js';
 import { type ListOptions, Resource } from './resource.js';
 
 /** How results are ordered: by all-time popularity, or by recent activity. */
@@ -49,9 +49,7 @@ export class Search extends Resource {
     if (mode !== undefined && !MODES.includes(mode)) {
       throw new RangeError(`mode must be one of ${MODES.join(', ')}, got ${JSON.stringify(mode)}`);
     }
-    if (language !== undefined && !/^[a-z]{2,3}(-[A-Za-z]{2,4})?$/.test(language)) {
-      throw new RangeError(`language must be a language code such as "en", got ${JSON.stringify(language)}`);
-    }
+    if (language !== undefined) assertLanguage(language);
     return this.list<T>(`/${kind}/${what}`, rest, { q: query, mode: mode ?? 'popular', language });
   }
 }

@@ -6,7 +6,7 @@ import { type ListOptions, Resource } from './resource.js';
 /** Studios: `{api}/studios/<id>` and its lists. */
 export class Studios extends Resource {
   /** One studio. */
-  get(id: number | string): Promise<Studio> {
+  async get(id: number | string): Promise<Studio> {
     return this.session.apiGet<Studio>(`/studios/${toId(id, 'studio id')}`);
   }
 
@@ -28,5 +28,11 @@ export class Studios extends Resource {
   /** Top-level comments on the studio. */
   comments(id: number | string, options?: ListOptions): PagedList<Comment> {
     return this.list<Comment>(`/studios/${toId(id, 'studio id')}/comments`, options);
+  }
+
+  /** Replies to one comment of the studio. */
+  replies(id: number | string, commentId: number | string, options?: ListOptions): PagedList<Comment> {
+    const path = `/studios/${toId(id, 'studio id')}/comments/${toId(commentId, 'comment id')}/replies`;
+    return this.list<Comment>(path, options);
   }
 }

@@ -6,7 +6,7 @@ import { type ListOptions, Resource } from './resource.js';
 /** Users: `{api}/users/<username>` and its lists. */
 export class Users extends Resource {
   /** One user's profile. 404 → {@link ApiError} with `status` 404. */
-  get(username: string): Promise<User> {
+  async get(username: string): Promise<User> {
     assertUsername(username);
     return this.session.apiGet<User>(`/users/${encodeURIComponent(username)}`);
   }

@@ -1,8 +1,9 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { inspect } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { retryAfterMs } from '../../src/http.js';
-import { ApiError, Session } from '../../src/index.js';
+import { ApiError, Session, type SessionOptions } from '../../src/index.js';
 import { caught } from '../support/caught.js';
 
 // A tiny real server over loopback whose answers each test scripts: this tests the client's
@@ -25,7 +26,8 @@ afterAll(async () => {
   await new Promise((resolve) => server.close(resolve));
 });
 
-const session = (options = {}) => new Session({ hosts: { api: base, site: base }, ...options });
+const session = (options: SessionOptions = {}) =>
+  new Session({ hosts: { api: base, site: base }, ...options });
 const json = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {
   res.writeHead(status, { 'content-type': 'application/json', ...headers });
   res.end(JSON.stringify(body));
@@ -87,5 +89,137 @@ describe('retries', () => {
     expect(retryAfterMs(new Date(10_000).toUTCString(), 4_000)).toBe(6000);
     expect(retryAfterMs('soon')).toBeUndefined();
     expect(retryAfterMs(null)).toBeUndefined();
+  });
+});
+
+describe('redirects', () => {
+  it('never forwards tokens to another origin', async () => {
+    const seen: Record<string, string | undefined>[] = [];
+    const other = createServer((req, res) => {
+      seen.push({ token: req.headers['x-token'] as string, csrf: req.headers['x-csrftoken'] as string });
+      json(res, 200, { ok: true });
+    });
+    await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
+    const otherBase = `http://127.0.0.1:${(other.address() as AddressInfo).port}`;
+    handler = (_req, res) => {
+      res.writeHead(302, { location: `${otherBase}/landing` });
+      res.end();
+    };
+    const client = session().http;
+    const answer = await client.json(`${base}/start`, {
+      headers: { 'X-Token': 'token-secret-123', 'X-CSRFToken': 'csrf-secret-456' },
+    });
+    expect(answer).toEqual({ ok: true });
+    expect(seen).toEqual([{ token: undefined, csrf: undefined }]);
+    other.closeAllConnections();
+    await new Promise((resolve) => other.close(resolve));
+  });
+
+  it('keeps tokens on a same-origin redirect', async () => {
+    const tokens: (string | undefined)[] = [];
+    handler = (req, res) => {
+      tokens.push(req.headers['x-token'] as string);
+      if (req.url === '/a') {
+        res.writeHead(301, { location: '/b' });
+        return res.end();
+      }
+      json(res, 200, { at: req.url });
+    };
+    expect(await session().http.json(`${base}/a`, { headers: { 'X-Token': 'same-origin' } })).toEqual({
+      at: '/b',
+    });
+    expect(tokens).toEqual(['same-origin', 'same-origin']);
+  });
+
+  it('a redirected write is an error, not a silent success', async () => {
+    handler = (_req, res) => {
+      res.writeHead(302, { location: '/login/' });
+      res.end();
+    };
+    const error = await caught(session().http.json(`${base}/save`, { method: 'PUT', json: {} }));
+    expect(error).toMatchObject({ status: 302 });
+    expect(error.message).toContain('unexpected redirect (302) to /login/');
+    const accepted = await session().http.request(`${base}/logout`, { method: 'POST', acceptRedirect: true });
+    expect(accepted.status).toBe(302);
+  });
+});
+
+describe('secrets in errors', () => {
+  it('scrubs secrets this client sent from a text error body and reason', async () => {
+    handler = (req, res) => {
+      res.writeHead(500, { 'content-type': 'text/plain' });
+      res.end(`crash while checking x-token ${req.headers['x-token']} for token=abcd1234`);
+    };
+    const error = await caught(
+      session({ retries: 0 }).http.request(`${base}/x`, { headers: { 'X-Token': 'sekrit-token-value' } }),
+    );
+    const text = `${error.message} ${JSON.stringify(error.body)} ${inspect(error)}`;
+    expect(text).not.toContain('sekrit-token-value');
+    expect(text).not.toContain('abcd1234');
+    expect(text).toContain('[redacted]');
+  });
+
+  it('a cut-off JSON answer does not leak the token it carried', async () => {
+    handler = (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end('{"user": {"id": 1, "username": "me", "token": "cut-off-token-abc');
+    };
+    const error = await caught(session().http.json(`${base}/session/`));
+    expect(error.message).toMatch(/not valid JSON/);
+    expect(JSON.stringify(error.body)).not.toContain('cut-off-token-abc');
+  });
+
+  it('inspect and JSON of the HTTP client hide the jar', async () => {
+    const s = session();
+    await s.jar.setCookie('scratchsessionsid="very-secret-session"; Path=/', base);
+    expect(inspect(s.http, { depth: 10 })).not.toContain('very-secret-session');
+    expect(JSON.stringify(s.http)).not.toContain('very-secret-session');
+  });
+});
+
+describe('options and limits', () => {
+  it('checks timeout and retries when the session is made', () => {
+    expect(() => session({ timeout: -1 })).toThrow(RangeError);
+    expect(() => session({ retries: -5 })).toThrow(RangeError);
+    expect(() => session({ retries: 1.5 })).toThrow(TypeError);
+  });
+
+  it('a Retry-After beyond the cap is reported, not slept through', async () => {
+    hits = [];
+    handler = (_req, res) => json(res, 503, { message: 'maintenance' }, { 'retry-after': '120' });
+    const error = await caught(session().apiGet('/health'));
+    expect(error).toMatchObject({ status: 503 });
+    expect(error.message).toContain('retry after 120 s');
+    expect(hits.length).toBe(1);
+  });
+
+  it('an awaited window of many pages keeps at most `prefetch` requests in flight, and honours signal', async () => {
+    let active = 0;
+    let peak = 0;
+    handler = (req, res) => {
+      active++;
+      peak = Math.max(peak, active);
+      const limit = Number(new URL(req.url!, base).searchParams.get('limit'));
+      setTimeout(() => {
+        active--;
+        json(
+          res,
+          200,
+          Array.from({ length: limit }, (_, i) => ({ i })),
+        );
+      }, 5);
+    };
+    const s = session();
+    const rows = await s.users.followers('someone', { limit: 400, prefetch: 3 });
+    expect(rows.length).toBe(400);
+    expect(peak).toBeLessThanOrEqual(3);
+    const controller = new AbortController();
+    controller.abort(new Error('stop now'));
+    await expect(s.users.followers('someone', { limit: 400, signal: controller.signal })).rejects.toThrow(
+      'stop now',
+    );
+    expect(() => s.users.followers('someone', { onProgress: 1 as never })).toThrow(
+      /onProgress must be a function/,
+    );
   });
 });

@@ -72,9 +72,12 @@ describe('project reads', () => {
   it('a missing project is ApiError 404; bad ids are caller errors', async () => {
     const session = ctx.anonymous();
     await expect(session.projects.get(999_999_999)).rejects.toMatchObject({ status: 404 });
-    expect(() => session.projects.get(-1)).toThrow(RangeError);
-    expect(() => session.projects.get('abc')).toThrow(TypeError);
-    expect(() => session.projects.get(1.5)).toThrow(TypeError);
+    // Methods that answer a promise reject; no request is sent.
+    await expect(session.projects.get(-1)).rejects.toThrow(RangeError);
+    await expect(session.projects.get('abc')).rejects.toThrow(TypeError);
+    await expect(session.projects.get(1.5)).rejects.toThrow(TypeError);
+    // Methods that answer a list throw when called.
+    expect(() => session.projects.remixes(0)).toThrow(RangeError);
     await expect(session.projects.downloadAsset('nope.png')).rejects.toThrow(RangeError);
   });
 });

@@ -43,8 +43,8 @@ describe('users', () => {
     expect(error).toBeInstanceOf(ApiError);
     expect(error).toMatchObject({ name: 'ApiError', status: 404, body: { code: 'NotFound', message: '' } });
     expect(error.message).toMatch(/^GET http:\/\/127\.0\.0\.1:\d+\/api\/users\/nobody_like_this → 404/);
-    expect(() => session.users.get('')).toThrow(RangeError);
-    expect(() => session.users.get('has space')).toThrow(/not a valid Scratch username/);
+    await expect(session.users.get('')).rejects.toThrow(RangeError);
+    await expect(session.users.get('has space')).rejects.toThrow(/not a valid Scratch username/);
     // @ts-expect-error: wrong type
     expect(() => session.users.followers(12)).toThrow(TypeError);
   });
@@ -129,6 +129,11 @@ describe('studios', () => {
     expect(managers.length).toBeGreaterThan(0);
     expect(managers.some((m) => m.id === studio.host)).toBe(true);
     expect(comments.length).toBeGreaterThan(0);
+    const thread = comments.find((c) => c.reply_count > 0)!;
+    expect(thread).toBeDefined();
+    const replies = await session.studios.replies(id, thread.id);
+    expect(replies.length).toBe(Math.min(thread.reply_count, 40));
+    expect(replies.every((r) => r.parent_id === thread.id)).toBe(true);
     await expect(session.studios.get(987_654_321)).rejects.toMatchObject({ status: 404 });
   });
 });
@@ -171,6 +176,9 @@ describe('search and explore', () => {
     // @ts-expect-error: not a mode
     expect(() => session.search.projects('x', { mode: 'newest' })).toThrow(/mode must be one of/);
     expect(() => session.search.projects('x', { language: 'english!' })).toThrow(RangeError);
+    // Real platform codes, region and all.
+    expect(() => session.search.projects('x', { language: 'es-419' })).not.toThrow();
+    expect(() => session.search.projects('x', { language: 'pt-br' })).not.toThrow();
     // @ts-expect-error: not a string
     expect(() => session.search.projects(5)).toThrow(TypeError);
   });
