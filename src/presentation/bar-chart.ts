@@ -21,8 +21,13 @@ export interface BarChartOptions {
   title?: string;
   /** Width of each panel in pixels (default 220). */
   width?: number;
-  /** Most rows drawn, the largest by the first series (default 20). */
+  /** Most rows drawn, the first ones in `order` (default 20). */
   maxRows?: number;
+  /**
+   * Row order: `largest` first by the first series (default), or `given`, the order in which
+   * labels first appear in the bars (e.g. hours of the day).
+   */
+  order?: 'largest' | 'given';
   /** Longest row label in characters; longer ones are cut with `…` (default 32). */
   maxLabelWidth?: number;
 }
@@ -41,11 +46,11 @@ interface Tabulated {
   series: string[];
   /** label → series → value (bars with the same label and series add up). */
   rows: Map<string, Map<string, number>>;
-  /** Labels shown: the largest `maxRows` by the first series, largest first. */
+  /** Labels shown, in order, at most `maxRows`. */
   order: string[];
 }
 
-function tabulate(bars: readonly Bar[], maxRows: number): Tabulated {
+function tabulate(bars: readonly Bar[], maxRows: number, order: 'largest' | 'given' = 'largest'): Tabulated {
   const series: string[] = [];
   const rows = new Map<string, Map<string, number>>();
   for (const bar of bars) {
@@ -58,19 +63,19 @@ function tabulate(bars: readonly Bar[], maxRows: number): Tabulated {
     row.set(bar.series, (row.get(bar.series) ?? 0) + bar.value);
   }
   const first = series[0] ?? '';
-  const order = [...rows.keys()]
-    .sort((a, b) => (rows.get(b)!.get(first) ?? 0) - (rows.get(a)!.get(first) ?? 0))
-    .slice(0, Math.max(0, Math.floor(maxRows)));
-  return { series, rows, order };
+  const labels = [...rows.keys()];
+  if (order === 'largest')
+    labels.sort((a, b) => (rows.get(b)!.get(first) ?? 0) - (rows.get(a)!.get(first) ?? 0));
+  return { series, rows, order: labels.slice(0, Math.max(0, Math.floor(maxRows))) };
 }
 
 /**
- * A Vega-Lite spec of horizontal bars, one panel per series (in the order they first appear), rows
- * sorted by the first series, largest first. Labels that repeat across rows are made unique by
- * the row order (`title (2)`), since two projects may share a title.
+ * A Vega-Lite spec of horizontal bars, one panel per series (in the order they first appear), one
+ * row per label (by default sorted by the first series, largest first). Bars with the same label
+ * and series add up, so counting is just one bar per item (e.g. per follower, labelled by country).
  */
 export function barChartSpec(bars: readonly Bar[], options: BarChartOptions = {}): VegaLiteSpec {
-  const { series, rows, order } = tabulate(bars, options.maxRows ?? 20);
+  const { series, rows, order } = tabulate(bars, options.maxRows ?? 20, options.order);
   const values: JsonObject[] = [];
   for (const label of order) {
     for (const name of series) values.push({ label, series: name, value: rows.get(label)!.get(name) ?? 0 });
@@ -141,8 +146,11 @@ export function projectStatsChartSpec(
 }
 
 /** The plain-text fallback of a bar chart: one line per row, in the chart's order. */
-export function summarizeBars(bars: readonly Bar[], options: { maxRows?: number } = {}): string {
-  const { series, rows, order } = tabulate(bars, options.maxRows ?? 20);
+export function summarizeBars(
+  bars: readonly Bar[],
+  options: Pick<BarChartOptions, 'maxRows' | 'order'> = {},
+): string {
+  const { series, rows, order } = tabulate(bars, options.maxRows ?? 20, options.order);
   if (order.length === 0) return 'Bar chart: no data';
   const lines = order.map(
     (label) =>

@@ -5,7 +5,7 @@
  */
 import type { RecordKind } from './detect.js';
 import { formatCount } from './format.js';
-import type { Table } from './table.js';
+import type { Table, TextTable } from './table.js';
 import { textWidth } from './text-width.js';
 
 /** Options of {@link renderHtmlTable}. */
@@ -39,9 +39,9 @@ const NOUNS: Readonly<Record<RecordKind, readonly [string, string]>> = {
   logEntry: ['log entry', 'log entries'],
 };
 
-/** E.g. `3 projects`, `40 of 1,000 projects`. */
-function caption(table: Table): string {
-  const [one, many] = NOUNS[table.kind];
+/** E.g. `3 projects`, `40 of 1,000 projects`; `rows` for a value table (no record kind). */
+function caption(table: Table | TextTable): string {
+  const [one, many] = 'kind' in table ? NOUNS[table.kind] : ['row', 'rows'];
   const noun = table.total === 1 ? one : many;
   if (table.truncatedRows > 0)
     return `${formatCount(table.rows.length)} of ${formatCount(table.total)} ${noun}`;
@@ -53,8 +53,11 @@ const CAPTION_STYLE = 'caption-side:bottom;text-align:left;color:#666;padding-to
 const CELL_STYLE = 'padding:2px 8px;border-bottom:1px solid #ddd;vertical-align:top';
 const HEAD_STYLE = 'padding:2px 8px;border-bottom:2px solid #999;font-weight:bold';
 
-/** Render a table as an HTML `<table>` string. */
-export function renderHtmlTable(table: Table, options: RenderHtmlOptions = {}): string {
+/**
+ * Render a table as an HTML `<table>` string: records' tables ({@link Table}, with links), or any
+ * grid of text such as `toValueTable`'s.
+ */
+export function renderHtmlTable(table: Table | TextTable, options: RenderHtmlOptions = {}): string {
   const site =
     options.siteUrl && /^https?:\/\//i.test(options.siteUrl) ? options.siteUrl.replace(/\/+$/, '') : null;
   const align = (i: number): string =>
@@ -76,7 +79,7 @@ export function renderHtmlTable(table: Table, options: RenderHtmlOptions = {}): 
         } else {
           style += ';white-space:nowrap';
         }
-        const link = site ? table.links[r]?.[i] : null;
+        const link = site && 'links' in table ? table.links[r]?.[i] : null;
         const content = link
           ? `<a href="${escapeHtml(site + link)}" target="_blank" rel="noopener noreferrer">${escapeHtml(text)}</a>`
           : escapeHtml(text);

@@ -43,6 +43,23 @@ describe('barChartSpec', () => {
     const spec = barChartSpec(bars, { maxRows: 5 });
     expect(obj(obj(obj(spec.spec).encoding).y).sort).toEqual(['p49', 'p48', 'p47', 'p46', 'p45']);
   });
+
+  it('keeps the given order when asked, and adds up repeated labels', () => {
+    const bars = ['09:00', '10:00', '11:00', '10:00'].map((label, i) => ({
+      label,
+      series: 'entries',
+      value: i + 1,
+    }));
+    const spec = barChartSpec(bars, { order: 'given', maxRows: 2 });
+    expect(obj(obj(obj(spec.spec).encoding).y).sort).toEqual(['09:00', '10:00']);
+    expect(arr(obj(spec.data).values)).toEqual([
+      { label: '09:00', series: 'entries', value: 1 },
+      { label: '10:00', series: 'entries', value: 6 },
+    ]);
+    expect(summarizeBars(bars, { order: 'given' })).toBe(
+      '09:00: entries 1\n10:00: entries 6\n11:00: entries 3',
+    );
+  });
 });
 
 describe('projectStatsChartSpec', () => {

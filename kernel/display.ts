@@ -1,0 +1,113 @@
+/**
+ * Display bundles: one Jupyter output carrying several MIME types, so that each front end (and
+ * nbconvert's static HTML) picks the richest one it can show.
+ *
+ * - records: `text/html` (a table) + `text/plain` (the same table in text);
+ * - charts: Vega-Lite JSON + `image/svg+xml` rendered in Node + `text/plain` (a summary). nbconvert
+ *   drops Vega-Lite-only outputs, and a static viewer cannot run Vega, hence the SVG;
+ * - live charts: the same bundle, sent once with a `display_id` and then updated in place.
+ */
+import { randomBytes } from 'node:crypto';
+import { inspect } from 'node:util';
+import {
+  type RecordKind,
+  recordKind,
+  renderHtmlTable,
+  renderPlainTable,
+  renderSvg,
+  type TextTable,
+  toTable,
+  toValueTable,
+  type VegaLiteSpec,
+} from 'scratchlab/presentation';
+import { currentWriter, type MimeBundle, type WriteDisplayData } from './tslab.js';
+
+/**
+ * The Vega-Lite MIME type front ends render today (JupyterLab, Notebook 7, VS Code, nteract know
+ * v3 to v5; none knows a v6 type yet). Our specs use nothing newer than v5, so they are sent under
+ * that type with the v5 schema.
+ */
+export const VEGA_LITE_MIME = 'application/vnd.vegalite.v5+json';
+const VEGA_LITE_V5_SCHEMA = 'https://vega.github.io/schema/vega-lite/v5.json';
+
+/** Options of {@link tableBundle}. */
+export interface TableBundleOptions {
+  /** Site base URL: names and titles link to their pages. */
+  siteUrl?: string;
+  /** Most rows shown (default: the presentation layer's, 40). */
+  rows?: number;
+  /** The records' kind, when their shape alone does not tell (e.g. an empty array). */
+  kind?: RecordKind;
+  /** Also lay out other arrays of objects (or one object), a column per key, as `console.table` does. */
+  anyValue?: boolean;
+}
+
+function bundleOf(table: TextTable, siteUrl: string | undefined): MimeBundle {
+  return { 'text/html': renderHtmlTable(table, { siteUrl }), 'text/plain': renderPlainTable(table) };
+}
+
+/**
+ * An HTML table with a plain-text twin of platform records, or with `anyValue` of any array of
+ * objects; `null` for anything else.
+ */
+export function tableBundle(value: unknown, options: TableBundleOptions = {}): MimeBundle | null {
+  const maxRows = options.rows;
+  const kind = options.kind ?? recordKind(value);
+  if (kind !== null) {
+    const table = toTable(value, { kind, maxRows });
+    return {
+      'text/html': renderHtmlTable(table, { siteUrl: options.siteUrl }),
+      'text/plain': renderPlainTable(table),
+    };
+  }
+  if (!options.anyValue) return null;
+  const table = toValueTable(value, { maxRows });
+  return table ? bundleOf(table, options.siteUrl) : null;
+}
+
+/** Any value as text, as tslab would print it (secrets stay redacted by their own `inspect`). */
+export function textBundle(value: unknown): MimeBundle {
+  return { 'text/plain': typeof value === 'string' ? value : inspect(value, { depth: 4 }) };
+}
+
+/** A chart: its Vega-Lite spec, the same chart as SVG, and `summary` as the text fallback. */
+export async function chartBundle(spec: VegaLiteSpec, summary: string): Promise<MimeBundle> {
+  const svg = await renderSvg(spec);
+  return {
+    [VEGA_LITE_MIME]: { ...spec, $schema: VEGA_LITE_V5_SCHEMA },
+    'image/svg+xml': svg,
+    'text/plain': summary,
+  };
+}
+
+/**
+ * Sends `bundle` as a new output of the cell that owns `writer` (default: the cell running now).
+ * With `displayId`, the output can later be replaced by {@link updateDisplay}.
+ */
+export function sendDisplay(
+  bundle: MimeBundle,
+  options: { writer?: WriteDisplayData; displayId?: string } = {},
+): void {
+  const writer = options.writer ?? currentWriter();
+  if (!writer) throw new Error('no notebook cell is running: nothing to display to');
+  writer(
+    { data: bundle, metadata: {}, transient: options.displayId ? { display_id: options.displayId } : {} },
+    false,
+  );
+}
+
+/**
+ * Replaces the output sent with `displayId`, wherever it is. The message goes out with the cell
+ * running now: a front end only listens while some cell runs (TOOLCHAIN.md), and matches the
+ * update to the earlier output by its id.
+ */
+export function updateDisplay(bundle: MimeBundle, displayId: string): void {
+  const writer = currentWriter();
+  if (!writer) return;
+  writer({ data: bundle, metadata: {}, transient: { display_id: displayId } }, true);
+}
+
+/** A fresh id for an updatable display. */
+export function newDisplayId(): string {
+  return `scratchlab-${randomBytes(8).toString('hex')}`;
+}

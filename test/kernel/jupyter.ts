@@ -1,0 +1,226 @@
+/**
+ * Running Debian's Jupyter against our kernels from tests: a throw-away Jupyter home (data, config
+ * and runtime folders, HOME itself) so nothing is read from or written to the user's, the kernels
+ * installed there with `scratchlab kernel install`, and nbconvert / Chromium wrappers.
+ */
+import { execFile } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
+
+export const ROOT = resolve(import.meta.dirname, '../..');
+export const NOTEBOOKS = join(ROOT, 'notebooks');
+export const CLI = join(ROOT, 'dist', 'cli.js');
+
+/** Whether the Debian tools the kernel tests drive are installed (test/support/install-jupyter.sh). */
+export const hasJupyter = existsSync('/usr/bin/jupyter-nbconvert');
+export const hasChromium = existsSync('/usr/bin/chromium');
+
+/** A throw-away Jupyter home under test/.tmp. */
+export interface JupyterHome {
+  dir: string;
+  env: Record<string, string>;
+}
+
+/**
+ * A fresh home in `test/.tmp/kernel/<name>`: emptied when a run starts, left after it (for a look at
+ * the executed notebooks, HTML and screenshots), so runs never pile up.
+ */
+export function jupyterHome(name: string): JupyterHome {
+  const dir = join(ROOT, 'test', '.tmp', 'kernel', name);
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  const sub = (x: string) => {
+    const path = join(dir, x);
+    mkdirSync(path, { recursive: true });
+    return path;
+  };
+  const env: Record<string, string> = {
+    PATH: process.env.PATH ?? '/usr/bin:/bin',
+    LANG: 'C.UTF-8',
+    HOME: sub('home'),
+    JUPYTER_DATA_DIR: sub('data'),
+    JUPYTER_CONFIG_DIR: sub('config'),
+    JUPYTER_RUNTIME_DIR: sub('runtime'),
+    XDG_CONFIG_HOME: sub('xdg-config'),
+    XDG_DATA_HOME: sub('xdg-data'),
+    XDG_STATE_HOME: sub('xdg-state'),
+    XDG_CACHE_HOME: sub('xdg-cache'),
+    // Debian's Jupyter runs on the system Python, whatever `python3` on PATH is.
+    PYTHONNOUSERSITE: '1',
+  };
+  return { dir, env };
+}
+
+/** `scratchlab kernel install` into the home's data folder. */
+export async function installKernels(home: JupyterHome, ...args: string[]): Promise<string> {
+  const { stdout } = await run(process.execPath, [CLI, 'kernel', 'install', ...args], { env: home.env });
+  return stdout;
+}
+
+/** Result of executing a notebook. */
+export interface Executed {
+  /** Path of the executed copy. */
+  path: string;
+  notebook: Notebook;
+  /** nbconvert's own log. */
+  log: string;
+  ms: number;
+}
+
+export interface Output {
+  output_type: 'stream' | 'display_data' | 'execute_result' | 'error';
+  name?: 'stdout' | 'stderr';
+  text?: string | string[];
+  data?: Record<string, unknown>;
+  transient?: unknown;
+}
+
+export interface Cell {
+  cell_type: 'code' | 'markdown' | 'raw';
+  source: string | string[];
+  outputs?: Output[];
+  metadata: Record<string, unknown>;
+}
+
+export interface Notebook {
+  cells: Cell[];
+  metadata: { kernelspec?: { name: string; display_name: string; language?: string } } & Record<
+    string,
+    unknown
+  >;
+  nbformat: number;
+  nbformat_minor: number;
+}
+
+export const text = (x: string | string[] | undefined): string => (Array.isArray(x) ? x.join('') : (x ?? ''));
+
+/** A notebook from cell sources, for the kernel named `kernel`. */
+export function makeNotebook(cells: string[], kernel = 'scratchlab-sandbox'): Notebook {
+  return {
+    cells: cells.map((source, i) => ({
+      cell_type: 'code',
+      id: `cell-${i}`,
+      execution_count: null,
+      source,
+      outputs: [],
+      metadata: {},
+    })),
+    metadata: {
+      kernelspec: { name: kernel, display_name: kernel, language: 'typescript' },
+    },
+    nbformat: 4,
+    nbformat_minor: 5,
+  } as Notebook;
+}
+
+export function writeNotebook(path: string, notebook: Notebook): void {
+  writeFileSync(path, `${JSON.stringify(notebook, null, 1)}\n`);
+}
+
+/**
+ * `jupyter nbconvert --to notebook --execute`; the kernel starts in the notebook's folder.
+ * Rejects (with nbconvert's log) when a cell fails, unless `allowErrors`.
+ */
+export async function executeNotebook(
+  home: JupyterHome,
+  input: string,
+  options: { kernel?: string; allowErrors?: boolean; timeout?: number } = {},
+): Promise<Executed> {
+  const outDir = join(home.dir, 'executed');
+  mkdirSync(outDir, { recursive: true });
+  const name = input
+    .split('/')
+    .pop()!
+    .replace(/\.ipynb$/, '');
+  const args = [
+    'nbconvert',
+    '--to',
+    'notebook',
+    '--execute',
+    input,
+    '--output-dir',
+    outDir,
+    '--output',
+    `${name}.ipynb`,
+    `--ExecutePreprocessor.timeout=${options.timeout ?? 120}`,
+  ];
+  if (options.kernel) args.push(`--ExecutePreprocessor.kernel_name=${options.kernel}`);
+  if (options.allowErrors) args.push('--allow-errors');
+  const start = performance.now();
+  try {
+    const { stderr } = await run('jupyter', args, { env: home.env, maxBuffer: 64 << 20 });
+    const path = join(outDir, `${name}.ipynb`);
+    return {
+      path,
+      notebook: JSON.parse(readFileSync(path, 'utf8')) as Notebook,
+      log: stderr,
+      ms: performance.now() - start,
+    };
+  } catch (error) {
+    const e = error as { stderr?: string; message: string };
+    throw new Error(`nbconvert --execute ${input} failed:\n${e.stderr ?? e.message}`);
+  }
+}
+
+/** The nbconvert config that keeps charts in HTML exports: `clean_html` would empty every `<svg>`. */
+export function htmlConfig(home: JupyterHome): string {
+  const path = join(home.dir, 'html_export.py');
+  writeFileSync(path, 'c.HTMLExporter.filters = {"clean_html": lambda s: s}\n');
+  return path;
+}
+
+/** `jupyter nbconvert --to html`; answers the HTML file's path. */
+export async function exportHtml(home: JupyterHome, notebook: string): Promise<string> {
+  const outDir = join(home.dir, 'html');
+  mkdirSync(outDir, { recursive: true });
+  const name = notebook
+    .split('/')
+    .pop()!
+    .replace(/\.ipynb$/, '');
+  await run(
+    'jupyter',
+    [
+      'nbconvert',
+      '--to',
+      'html',
+      '--config',
+      htmlConfig(home),
+      notebook,
+      '--output-dir',
+      outDir,
+      '--output',
+      name,
+    ],
+    { env: home.env, maxBuffer: 64 << 20 },
+  );
+  return join(outDir, `${name}.html`);
+}
+
+/** A headless Chromium screenshot of a local file; answers the PNG's path. */
+export async function screenshot(home: JupyterHome, file: string, size = '1200,2400'): Promise<string> {
+  const png = file.replace(/\.html$/, '.png');
+  const profile = mkdtempSync(join(home.dir, 'chromium-'));
+  await run(
+    '/usr/bin/chromium',
+    [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      `--user-data-dir=${profile}`,
+      `--window-size=${size}`,
+      '--hide-scrollbars',
+      `--screenshot=${png}`,
+      `file://${file}`,
+    ],
+    { env: home.env, timeout: 60_000 },
+  );
+  return png;
+}
