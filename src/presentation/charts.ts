@@ -54,6 +54,16 @@ const TIME_FORMATS: JsonObject = {
   milliseconds: '%H:%M:%S.%L',
 };
 
+/**
+ * The time axis format for a span of `ms`. Over more than a day a bare "12:00" repeats on every
+ * tick (Vega picks the multi-format unit in local time while the scale is UTC), so those ticks
+ * carry the date too.
+ */
+export function timeFormatFor(spanMs: number): JsonValue {
+  if (spanMs <= 36 * 3_600_000) return TIME_FORMATS;
+  return { ...TIME_FORMATS, hours: '%b %d %H:%M', minutes: '%b %d %H:%M', seconds: '%b %d %H:%M:%S' };
+}
+
 interface ValuesViewOptions {
   width: number;
   height: number;
@@ -158,7 +168,7 @@ export function logsChartSpec(
         ...valuesView(
           values,
           shown.map((v) => v.name),
-          { width, height: options.height ?? 100, timeFormat: TIME_FORMATS },
+          { width, height: options.height ?? 100, timeFormat: timeFormatFor(timeSpan(values)) },
         ),
       },
       {
@@ -210,4 +220,16 @@ export function liveChartSpec(points: readonly LivePoint[], options: LiveChartOp
     ),
     config: { font: 'sans-serif' },
   };
+}
+
+/** Milliseconds between the first and last point. */
+function timeSpan(values: JsonObject[]): number {
+  let first = Number.POSITIVE_INFINITY;
+  let last = Number.NEGATIVE_INFINITY;
+  for (const value of values) {
+    const time = value.time as number;
+    if (time < first) first = time;
+    if (time > last) last = time;
+  }
+  return values.length === 0 ? 0 : last - first;
 }

@@ -170,3 +170,11 @@ describe('start-up cost', () => {
     }
   });
 });
+
+describe('time axis format', () => {
+  it('adds the date to hour ticks over spans longer than a day and a half', async () => {
+    const { timeFormatFor } = await import('../../src/presentation/charts.js');
+    expect(timeFormatFor(3_600_000)).toMatchObject({ hours: '%H:%M' });
+    expect(timeFormatFor(7 * 86_400_000)).toMatchObject({ hours: '%b %d %H:%M', date: '%b %d' });
+  });
+});
