@@ -91,3 +91,30 @@ export function describe(value: unknown): string {
   if (typeof value === 'number' || typeof value === 'boolean') return String(value);
   return typeof value === 'object' ? 'an object' : typeof value;
 }
+
+/** Checks a duration in seconds: a finite number, at least `min` (default 0). Answers it. */
+export function assertSeconds(value: unknown, name: string, min = 0): number {
+  if (typeof value !== 'number' || Number.isNaN(value)) {
+    throw new TypeError(`${name} must be a number of seconds, got ${describe(value)}`);
+  }
+  if (!Number.isFinite(value) || value < min) {
+    throw new RangeError(`${name} must be a finite number of seconds >= ${min}, got ${value}`);
+  }
+  return value;
+}
+
+/** Checks a boolean option. Answers it. */
+export function assertBoolean(value: unknown, name: string): boolean {
+  if (typeof value !== 'boolean') throw new TypeError(`${name} must be a boolean, got ${describe(value)}`);
+  return value;
+}
+
+/** True for a platform username: the rule of {@link assertUsername}, as a test (for servers that refuse instead of throwing). */
+export function isUsername(value: unknown): boolean {
+  try {
+    assertUsername(value);
+    return true;
+  } catch {
+    return false;
+  }
+}

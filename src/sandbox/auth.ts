@@ -1,12 +1,9 @@
 import { randomBytes } from 'node:crypto';
+import { CSRF_COOKIE, SESSION_COOKIE } from '../cookies.js';
 import { forbidden, unauthorized } from './errors.js';
 import { header } from './http-utils.js';
 import type { Incoming } from './router.js';
 import type { Session, SessionTable } from './sessions.js';
-
-/** The real site's cookie names. */
-export const SESSION_COOKIE = 'scratchsessionsid';
-export const CSRF_COOKIE = 'scratchcsrftoken';
 
 const CSRF_ALPHABET = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
 

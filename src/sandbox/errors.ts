@@ -32,5 +32,5 @@ export const unauthorized = (message = 'Authentication required'): HttpError =>
 export const forbidden = (message = ''): HttpError => new HttpError(403, 'Forbidden', message);
 /** The real API's 404 body has an empty message: `{"code":"NotFound","message":""}`. */
 export const notFound = (): HttpError => new HttpError(404, 'NotFound', '');
-export const tooLarge = (limit: number): HttpError =>
-  new HttpError(413, 'PayloadTooLarge', `body larger than ${limit} bytes`);
+export const tooLarge = (limit: number, headers?: Record<string, string>): HttpError =>
+  new HttpError(413, 'PayloadTooLarge', `body larger than ${limit} bytes`, undefined, headers);

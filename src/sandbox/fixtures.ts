@@ -1,5 +1,5 @@
-import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
+import { checkAsset } from '../project/assets.js';
 import { unzip } from '../project/zip.js';
 
 /** The real Scratch 3 projects shipped in `./fixtures/` (see /work/shared/fixtures/SOURCE.md). */
@@ -15,7 +15,8 @@ export interface Fixture {
 
 /**
  * Loads one fixture. The path is relative to this module, which works from `src/` (tests) and
- * from `dist/` (the build copies the folder). Every asset's md5 is checked against its name.
+ * from `dist/` (the build copies the folder). Every other file must be an asset named as the
+ * client names them (`checkAsset`: lowercase md5 of its bytes, a dot, a short extension).
  */
 export async function loadFixture(name: FixtureName): Promise<Fixture> {
   const zip = await readFile(new URL(`./fixtures/${name}.sb3`, import.meta.url));
@@ -25,8 +26,11 @@ export async function loadFixture(name: FixtureName): Promise<Fixture> {
   const assets = new Map<string, Uint8Array>();
   for (const [file, data] of Object.entries(files)) {
     if (file === 'project.json') continue;
-    const md5 = createHash('md5').update(data).digest('hex');
-    if (!file.startsWith(`${md5}.`)) throw new Error(`fixture ${name}.sb3: ${file} does not match its md5`);
+    try {
+      checkAsset(file, data);
+    } catch (err) {
+      throw new Error(`fixture ${name}.sb3: ${(err as Error).message}`, { cause: err });
+    }
     assets.set(file, data);
   }
   return { name, projectJson: new TextDecoder().decode(projectFile), assets };

@@ -29,13 +29,15 @@ const DRAIN_CEILING = 64 * 1024 * 1024;
 /**
  * Reads a request body, refusing more than `limit` bytes with 413. An oversized body is still
  * drained (up to a ceiling) so the client gets to read the 413 instead of a reset connection.
+ * Past the ceiling the connection is dropped: a body declared that large gets its 413 with
+ * `Connection: close` and is not read at all; a streamed one is cut off when it gets there.
  */
 export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const declared = Number(req.headers['content-length']);
     if (Number.isFinite(declared) && declared > DRAIN_CEILING) {
-      req.resume();
-      reject(tooLarge(limit));
+      // Not resumed: node:http would otherwise read every declared byte before closing.
+      reject(tooLarge(limit, { Connection: 'close' }));
       return;
     }
     const chunks: Buffer[] = [];
@@ -93,7 +95,11 @@ export function parseCookies(header: string | undefined): Map<string, string> {
   return out;
 }
 
-/** The one value of a header (the first, when a client sent it twice). */
+/**
+ * The value of a request header. A header sent twice comes back as node:http keeps it: a custom
+ * one such as `X-Token` joined as `a, b` (so a doubled token matches nothing and is refused), a
+ * few standard ones as their first value, `set-cookie` as the first of its list.
+ */
 export function header(req: IncomingMessage, name: string): string | undefined {
   const value = req.headers[name.toLowerCase()];
   return Array.isArray(value) ? value[0] : value;

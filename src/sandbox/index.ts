@@ -19,6 +19,7 @@ import { setUpSandboxCloud } from './cloud/sandbox-cloud.js';
 import type { SandboxContext } from './context.js';
 import { Links } from './links.js';
 import { LoginGuard } from './login-guard.js';
+import { resolveOptions, type SandboxOptions } from './options.js';
 import { ProjectTokens } from './project-tokens.js';
 import { Router } from './router.js';
 import { apiRoutes } from './routes/api.js';
@@ -31,23 +32,8 @@ import { createSandboxServer } from './server.js';
 import { SessionTable } from './sessions.js';
 import { Views } from './views.js';
 
+export type { SandboxOptions } from './options.js';
 export type { DemoAccount, Samples } from './seed.js';
-
-/** Options of {@link startSandbox}. */
-export interface SandboxOptions {
-  /** Port to listen on; `0` (the default) picks a free one. */
-  port?: number;
-  /** Interface to listen on; default `127.0.0.1`. */
-  host?: string;
-  /** Milliseconds added before every answer, to simulate the internet in benchmarks; default 0. */
-  latency?: number;
-  /** Data seed; the same seed gives identical data. Default 1. */
-  seed?: number;
-  /** Seconds a project token lives; default 300. */
-  projectTokenTtl?: number;
-  /** `false` turns off the cloud endpoints' per-connection rate limits (for benchmarks); default true. */
-  cloudRateLimits?: boolean;
-}
 
 /** A running sandbox. */
 export interface Sandbox {
@@ -70,27 +56,6 @@ export interface Sandbox {
   close(): Promise<void>;
 }
 
-interface ResolvedOptions {
-  port: number;
-  host: string;
-  latency: number;
-  seed: number;
-  projectTokenTtl: number;
-}
-
-function resolveOptions(options: SandboxOptions): ResolvedOptions {
-  const { port = 0, host = '127.0.0.1', latency = 0, seed = 1, projectTokenTtl = 300 } = options;
-  if (!Number.isInteger(port) || port < 0 || port > 65535)
-    throw new RangeError('port must be an integer 0..65535');
-  if (typeof host !== 'string' || host === '') throw new TypeError('host must be a non-empty string');
-  if (!Number.isFinite(latency) || latency < 0) throw new RangeError('latency must be a number of ms >= 0');
-  if (!Number.isSafeInteger(seed)) throw new RangeError('seed must be an integer');
-  if (!Number.isFinite(projectTokenTtl) || projectTokenTtl <= 0) {
-    throw new RangeError('projectTokenTtl must be a number of seconds > 0');
-  }
-  return { port, host, latency, seed, projectTokenTtl };
-}
-
 /** The host part of a URL for a listening address (wildcards become loopback). */
 function urlHost(host: string): string {
   if (host === '0.0.0.0') return '127.0.0.1';
@@ -100,9 +65,11 @@ function urlHost(host: string): string {
 
 /**
  * Starts a sandbox: seeds the data, listens, and resolves once it answers.
- * @throws when the port is taken or an option is invalid.
+ * @param options checked before anything starts; see {@link SandboxOptions}.
+ * @throws TypeError or RangeError naming the option when one is invalid (the promise rejects);
+ *   the listen error (e.g. `EADDRINUSE`) when the port is taken.
  */
-export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
+export async function startSandbox(options?: SandboxOptions): Promise<Sandbox> {
   const opts = resolveOptions(options);
   const { store, accounts, samples } = await seedStore(opts.seed);
   const http = createSandboxServer({ latency: opts.latency });
@@ -151,7 +118,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     owner: samples.demoUser,
     demoPlayers: accounts.slice(1).map((a) => a.username),
     fixtureProjectId: samples.fixtureProjects.cloud_variables_simple,
-    rateLimits: options.cloudRateLimits !== false,
+    rateLimits: opts.cloudRateLimits,
   });
   http.setRouter(router);
 

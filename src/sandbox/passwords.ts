@@ -26,9 +26,17 @@ export async function verifyPassword(password: string, stored: string): Promise<
   const parts = stored.split('$');
   if (parts.length !== 6 || parts[0] !== 'scrypt') return false;
   const [n, r, p] = parts.slice(1, 4).map(Number) as [number, number, number];
+  // node's scrypt reads 0 as "the default", so a cost of 0 would quietly mean another one.
+  if (![n, r, p].every((x) => Number.isSafeInteger(x) && x > 0)) return false;
   const salt = Buffer.from(parts[4]!, 'base64');
   const expected = Buffer.from(parts[5]!, 'base64');
-  const key = await derive(password, salt, n, r, p);
+  let key: Buffer;
+  try {
+    key = await derive(password, salt, n, r, p);
+  } catch {
+    // scrypt refuses parameters that are out of range or would need too much memory.
+    return false;
+  }
   return key.length === expected.length && timingSafeEqual(key, expected);
 }
 

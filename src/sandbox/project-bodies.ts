@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { md5ext } from '../project/assets.js';
 import type { Random } from './random.js';
 
 /** A file for the asset host, named by the md5 of its bytes. */
@@ -9,11 +9,16 @@ export interface Asset {
   bytes: Uint8Array;
 }
 
-/** Makes an asset of some bytes: the name is always the md5 of exactly these bytes. */
+/**
+ * Makes an asset of some bytes (a string is taken as UTF-8): the name is always the md5 of
+ * exactly these bytes, made by the client's own `md5ext`, so a generated name is one the client
+ * accepts. An extension the client would refuse throws a RangeError.
+ */
 export function asset(bytes: Uint8Array | string, dataFormat: string): Asset {
   const data = typeof bytes === 'string' ? new TextEncoder().encode(bytes) : bytes;
-  const assetId = createHash('md5').update(data).digest('hex');
-  return { md5ext: `${assetId}.${dataFormat}`, assetId, dataFormat, bytes: data };
+  const name = md5ext(data, dataFormat);
+  const dot = name.indexOf('.');
+  return { md5ext: name, assetId: name.slice(0, dot), dataFormat: name.slice(dot + 1), bytes: data };
 }
 
 /** Costumes and a sound that generated projects share. */

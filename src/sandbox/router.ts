@@ -5,7 +5,10 @@ import type { Reply } from './http-utils.js';
 /** What a route handler sees of a request. */
 export interface Incoming {
   method: string;
-  /** Path without query, trailing slash removed (so `/session/` and `/session` match alike). */
+  /**
+   * The path as sent, without the query and still percent-encoded. Matching ignores empty
+   * segments, so `/session/` and `/session` reach the same route; `params` are decoded.
+   */
   path: string;
   query: URLSearchParams;
   /** Decoded `:name` segments of the matched pattern. */

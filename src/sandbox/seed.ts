@@ -3,10 +3,17 @@
  * and assets, byte for byte (only passwords' salts differ; they are never shown).
  */
 
-import { contentTypeFor } from './content-types.js';
+import { contentTypeFor } from '../project/content-types.js';
 import { FIXTURE_NAMES, type FixtureName, loadFixture } from './fixtures.js';
 import { hashPassword } from './passwords.js';
-import { type Asset, assetHeavyBody, assetPool, distinctCostumes, generatedBody } from './project-bodies.js';
+import {
+  type Asset,
+  asset,
+  assetHeavyBody,
+  assetPool,
+  distinctCostumes,
+  generatedBody,
+} from './project-bodies.js';
 import { Random } from './random.js';
 import {
   type CommentRow,
@@ -144,12 +151,7 @@ export async function seedStore(seed: number): Promise<SeedResult> {
   const popName = '83a9787d4cb6f3b7632b4ddfebf74367.wav';
   const popBytes = store.assets.get(popName)?.bytes;
   if (!popBytes) throw new Error('the fixtures lost their pop sound');
-  const pool = assetPool({
-    md5ext: popName,
-    assetId: popName.slice(0, 32),
-    dataFormat: 'wav',
-    bytes: popBytes,
-  });
+  const pool = assetPool(asset(popBytes, 'wav'));
   [...pool.backdrops, ...pool.costumes].forEach(addAsset);
   const heavyAssets = distinctCostumes(100);
   heavyAssets.forEach(addAsset);

@@ -75,6 +75,11 @@ export function createSandboxServer(options: ServerOptions): SandboxServer {
   server.on('connection', (socket) => {
     sockets.add(socket);
     socket.once('close', () => sockets.delete(socket));
+    // node:http drops its own socket error handler before it emits 'upgrade'. Should an upgrade
+    // listener write to a socket whose peer has reset it without listening for errors itself,
+    // the error would be uncaught and end the process. This listener outlives the upgrade, so
+    // such an error only ends that one connection. (Other listeners, ws's included, still run.)
+    socket.on('error', () => socket.destroy());
   });
 
   // A request that is not even HTTP: answer 400 in JSON when the socket still listens.

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ErrorBody, LoginAnswer, Project, SessionInfo } from '../../src/records.js';
 import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
-import { LoginGuard } from '../../src/sandbox/login-guard.js';
 import { Client, loggedIn } from './helpers.js';
 
 let sandbox: Sandbox;
@@ -119,15 +118,6 @@ describe('csrf and login', () => {
       (await new Client(sandbox.url).login(sandbox.accounts[1]!.username, sandbox.accounts[1]!.password))
         .status,
     ).toBe(200);
-  });
-
-  it('lets a locked username in again once the window has passed', () => {
-    const guard = new LoginGuard(5, 60_000);
-    for (let i = 0; i < 5; i++) guard.fail('Someone', 1_000 + i);
-    expect(guard.isLocked('SOMEONE', 30_000)).toBe(true);
-    expect(guard.isLocked('someone', 60_999)).toBe(true);
-    expect(guard.isLocked('someone', 61_000)).toBe(false);
-    expect(guard.recentFailures('someone', 61_005)).toBe(0);
   });
 });
 

@@ -248,6 +248,50 @@ describe('project host', () => {
 });
 
 describe('asset host', () => {
+  it('takes lowercase hex names only: an uppercase name is a 400 on upload and a 404 on download', async () => {
+    const svg = `<svg xmlns="http://www.w3.org/2000/svg"><!-- upper ${Date.now()} --></svg>`;
+    const lower = `${md5(svg)}.svg`;
+    for (const name of [lower.toUpperCase(), `${md5(svg).toUpperCase()}.svg`, `${md5(svg)}.SVG`]) {
+      const answer = await owner.write('POST', `/assets/${name}`, { body: svg });
+      expect(answer.status, name).toBe(400);
+      expect((answer.body as ErrorBody).code).toBe('BadRequest');
+    }
+    // Nothing was stored under either spelling.
+    expect((await fetch(`${sandbox.url}/assets/${lower}`)).status).toBe(404);
+
+    // An asset that exists is not found under an uppercase spelling of its name, by either path.
+    const known = '83a9787d4cb6f3b7632b4ddfebf74367.wav';
+    expect((await fetch(`${sandbox.url}/assets/${known}`)).status).toBe(200);
+    for (const name of [
+      known.toUpperCase(),
+      `${known.slice(0, 32).toUpperCase()}.wav`,
+      known.replace('wav', 'WAV'),
+    ]) {
+      for (const path of [`/assets/${name}`, `/assets/internalapi/asset/${name}/get/`]) {
+        const res = await fetch(sandbox.url + path);
+        expect(res.status, path).toBe(404);
+        expect(await res.json()).toEqual({ code: 'NotFound', message: '' });
+      }
+    }
+  });
+
+  it('serves uploads with the shared content types (bmp included)', async () => {
+    const cases: [string, string][] = [
+      ['bmp', 'image/bmp'],
+      ['wav', 'audio/x-wav'],
+      ['mp3', 'audio/mpeg'],
+      ['gif', 'image/gif'],
+      ['jpeg', 'image/jpeg'],
+    ];
+    for (const [extension, type] of cases) {
+      const data = new TextEncoder().encode(`fake ${extension} ${Date.now()}`);
+      const name = `${md5(data)}.${extension}`;
+      expect((await owner.write('POST', `/assets/${name}`, { body: data })).status, name).toBe(200);
+      const back = await fetch(`${sandbox.url}/assets/${name}`);
+      expect(back.headers.get('content-type'), name).toBe(type);
+    }
+  });
+
   it('serves fixture assets with fitting types, by both paths', async () => {
     const anon = new Client(sandbox.url);
     const cases: [string, string][] = [

@@ -1,6 +1,6 @@
-import { createHash } from 'node:crypto';
+import { isAssetName, md5Hex } from '../../project/assets.js';
+import { contentTypeFor } from '../../project/content-types.js';
 import { writer } from '../auth.js';
-import { contentTypeFor } from '../content-types.js';
 import type { SandboxContext } from '../context.js';
 import { badRequest, notFound } from '../errors.js';
 import { bytes, json, readBody } from '../http-utils.js';
@@ -9,16 +9,17 @@ import type { Incoming, Router } from '../router.js';
 /** The largest asset the sandbox takes (the real limit is about 10 MB). */
 export const ASSET_LIMIT = 10 * 1024 * 1024;
 
-/** `md5ext`: 32 hex digits, a dot and a short extension. */
-const MD5EXT = /^([0-9a-f]{32})\.([a-z0-9]{1,5})$/i;
-
-/** Costumes and sounds under `/assets`, addressed by `md5ext` (WIRE.md §4). */
+/**
+ * Costumes and sounds under `/assets`, addressed by `md5ext` (WIRE.md §4). Names follow the
+ * client's rule (`isAssetName`: lowercase hex), since the platform names assets that way: an
+ * uppercase name is refused on upload (400) and names nothing on download (404).
+ */
 export function assetHostRoutes(router: Router, ctx: SandboxContext): void {
   const { store, sessions } = ctx;
 
   const download = (req: Incoming) => {
-    const name = (req.params.md5ext ?? '').toLowerCase();
-    const found = store.assets.get(name);
+    // Looked up as given: a name in another case is another name, which nothing is stored under.
+    const found = store.assets.get(req.params.md5ext ?? '');
     if (!found) throw notFound();
     return bytes(found.bytes, found.contentType, { 'Cache-Control': 'public, max-age=31536000, immutable' });
   };
@@ -27,16 +28,17 @@ export function assetHostRoutes(router: Router, ctx: SandboxContext): void {
 
   router.post('/assets/:md5ext', async (req) => {
     writer(req, sessions, 'if-present');
-    const given = req.params.md5ext ?? '';
-    const match = MD5EXT.exec(given);
-    if (!match) throw badRequest('the asset name must be 32 hex digits, a dot and a short extension');
+    const name = req.params.md5ext ?? '';
+    if (!isAssetName(name)) {
+      throw badRequest('the asset name must be 32 lowercase hex digits, a dot and a short extension');
+    }
     const data = await readBody(req.raw, ASSET_LIMIT);
     if (data.length === 0) throw badRequest('an asset cannot be empty');
-    const md5 = createHash('md5').update(data).digest('hex');
-    if (md5 !== match[1]!.toLowerCase()) {
-      throw badRequest(`the bytes' md5 is ${md5}, not the ${match[1]} the name says`);
+    const md5 = md5Hex(data);
+    if (!name.startsWith(`${md5}.`)) {
+      throw badRequest(`the bytes' md5 is ${md5}, not the ${name.slice(0, 32)} the name says`);
     }
-    const name = given.toLowerCase();
+    // Same name means same bytes, so an asset already stored is kept as it is.
     if (!store.assets.has(name)) {
       store.assets.set(name, { bytes: new Uint8Array(data), contentType: contentTypeFor(name) });
     }

@@ -1,5 +1,6 @@
+import { CSRF_COOKIE, SESSION_COOKIE } from '../../cookies.js';
 import type { LoginAnswer } from '../../records.js';
-import { CSRF_COOKIE, cookieSession, csrfMatches, newCsrfToken, SESSION_COOKIE } from '../auth.js';
+import { cookieSession, csrfMatches, newCsrfToken } from '../auth.js';
 import type { SandboxContext } from '../context.js';
 import { badRequest, forbidden, HttpError } from '../errors.js';
 import { isObject, json, parseJson, readBody } from '../http-utils.js';
