@@ -4,6 +4,7 @@
  * Start with {@link Session}; the embedded sandbox is in `scratchlab/sandbox`.
  */
 
+export * from './cloud/index.js';
 export type { Database } from './databases/database.js';
 export { JsonDatabase, type JsonDatabaseOptions } from './databases/json-database.js';
 export { MemoryDatabase, type MemoryDatabaseOptions } from './databases/memory-database.js';
@@ -32,6 +33,7 @@ export {
   type WalkOptions,
 } from './paging.js';
 export { checkAsset, isAssetName, md5ext, md5Hex, projectAssetNames } from './project/assets.js';
+export { contentTypeFor } from './project/content-types.js';
 export type { AssetsInput, FileContent, ProjectInput } from './project/project-input.js';
 export type { AssetReference, ProjectFiles, ProjectJson, ProjectTarget } from './project/project-json.js';
 export { loadSb3, readSb3, saveSb3, writeSb3 } from './project/sb3.js';
@@ -48,4 +50,3 @@ export { Search, type SearchMode, type SearchOptions } from './resources/search.
 export { Studios } from './resources/studios.js';
 export { Users } from './resources/users.js';
 export { type AuthedRequestOptions, Session, type SessionOptions } from './session.js';
-export * from './cloud/index.js';

@@ -3,6 +3,7 @@ import { ApiError } from '../errors.js';
 import { tryParseJson } from '../json.js';
 import type { PagedList } from '../paging.js';
 import { checkAsset, isAssetName, md5ext, md5Hex, projectAssetNames } from '../project/assets.js';
+import { contentTypeFor } from '../project/content-types.js';
 import { type ProjectInput, toProjectFiles } from '../project/project-input.js';
 import { isProjectJson, type ProjectFiles, type ProjectJson } from '../project/project-json.js';
 import type { Comment, Project, ProjectSaveAnswer } from '../records.js';
@@ -191,11 +192,10 @@ export class Projects extends Resource {
     assertString(name, 'asset name or extension');
     const fullName = name.includes('.') && !name.startsWith('.') ? name : md5ext(data, name);
     checkAsset(fullName, data);
-    const extension = fullName.split('.')[1]!;
     await this.session.authedFetch(
       `${this.session.assetsHost}/${fullName}`,
       { method: 'POST', body: data },
-      { 'Content-Type': ASSET_TYPES[extension] ?? 'application/octet-stream' },
+      { 'Content-Type': contentTypeFor(fullName) },
     );
     return fullName;
   }
@@ -291,17 +291,6 @@ export class Projects extends Resource {
     return `/users/${encodeURIComponent(username)}/projects/${projectId}/comments`;
   }
 }
-
-const ASSET_TYPES: Record<string, string> = {
-  png: 'image/png',
-  svg: 'image/svg+xml',
-  jpg: 'image/jpeg',
-  jpeg: 'image/jpeg',
-  gif: 'image/gif',
-  bmp: 'image/bmp',
-  wav: 'audio/wav',
-  mp3: 'audio/mpeg',
-};
 
 function transferOptions(options: TransferOptions) {
   assertObject(options, 'options');
