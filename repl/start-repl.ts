@@ -5,7 +5,7 @@
  */
 import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { type REPLServer, start } from 'node:repl';
+import { writer as nodeWriter, type REPLServer, start } from 'node:repl';
 import { inspect } from 'node:util';
 import type { Session } from 'scratchlab';
 import { historyFile as historyPath, type Workbench } from 'scratchlab/workbench';
@@ -71,6 +71,10 @@ export async function startRepl(options: StartReplOptions = {}): Promise<Running
 
   output.write(banner({ description: workbench.description, sandbox: workbench.sandbox !== null, color }));
 
+  // Node prints "Uncaught:" on a line of its own when an error's text (colour codes included) is
+  // longer than its default writer's breakLength. Our writer never uses those options, and our
+  // error lines are one line by design, so only that decision changes here.
+  nodeWriter.options.breakLength = Number.POSITIVE_INFINITY;
   const repl = start({
     prompt: paint.cyan(PROMPT),
     input,

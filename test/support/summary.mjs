@@ -11,8 +11,8 @@ try {
   process.exit(1);
 }
 const passed = results.numPassedTests ?? 0;
-// A file that fails to load has no failed tests but a failed suite: count it too.
-const failed = Math.max(results.numFailedTests ?? 0, results.numFailedTestSuites ?? 0);
+// A file that fails to load has no failed test, only an unsuccessful run: count it as one.
+const failed = (results.numFailedTests ?? 0) || (results.success === false ? 1 : 0);
 const skipped = (results.numPendingTests ?? 0) + (results.numTodoTests ?? 0);
 console.log(`tests: ${passed} passed, ${failed} failed, ${skipped} skipped`);
 if (passed === 0) process.exit(1);
