@@ -2,6 +2,7 @@
  * The cloud servers' close codes (WIRE.md §5). The alternate server documents them and the
  * sandbox uses the same numbers, so client and server share this table.
  */
+import { SESSION_COOKIE } from '../cookies.js';
 
 /** A frame the server could not accept: bad JSON, two messages in one frame, unknown method, ... */
 export const CLOSE_PROTOCOL_ERROR = 4000;
@@ -40,11 +41,11 @@ export function describeCloseCode(code: number): string {
     case CLOSE_BAD_USERNAME:
       return 'bad username: log in again, and check that the username matches the session (session.cloud() uses the logged-in name)';
     case CLOSE_OVERLOADED:
-      return 'the server is overloaded or the connection sent too fast';
+      return 'the server is overloaded or the connection sent too fast: keep rateLimit ≥ 0.1 s on the platform';
     case CLOSE_PROJECT_UNAVAILABLE:
       return 'project unavailable: check the project id (the project must exist and be reachable on this server)';
     case CLOSE_PLATFORM_COOKIE:
-      return 'this server refuses platform cookies: use a custom host without a session and without a scratchsessionsid cookie';
+      return `this server refuses platform cookies: use a custom host without a session and without a ${SESSION_COOKIE} cookie`;
     case CLOSE_NO_USER_AGENT:
       return 'identify your bot: pass purpose and contact (Cloud.alternate(projectId, { purpose, contact }))';
     default:

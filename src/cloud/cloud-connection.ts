@@ -8,7 +8,7 @@
  * `failed` (closed with a permanent code; only an explicit `open()` starts again).
  */
 import { isPermanentCloseCode } from './close-codes.js';
-import { CloudError } from './cloud-error.js';
+import { CloudError, messageOf } from './cloud-error.js';
 import {
   type CloudSocket,
   messageText,
@@ -48,8 +48,19 @@ export interface ConnectionHooks {
   ready(reconnected: boolean): void;
   /** A ready connection went down. */
   closed(info: DisconnectInfo): void;
+  /**
+   * The server or the network ended a ready connection, and a reconnect follows (called before
+   * `closed`). Not called when this side closed it (`restart`, `close`): the server read every
+   * frame we sent before our close.
+   */
+  lost(): void;
   /** The connection stopped for good (permanent close code, or the first try failed). */
   gaveUp(error: CloudError): void;
+}
+
+interface Probe {
+  readonly token: string;
+  readonly answer: () => void;
 }
 
 interface Waiter {
@@ -58,6 +69,7 @@ interface Waiter {
 }
 
 const MAX_EXPONENT = 5;
+const CONNECT_FAILED = 'connection failed';
 
 export class CloudConnection {
   readonly #config: ConnectionConfig;
@@ -73,6 +85,9 @@ export class CloudConnection {
   #waiters: Waiter[] = [];
   /** Settles when the socket we let go of has closed (so `disconnect()` can wait for it). */
   #closing: Promise<void> = Promise.resolve();
+  /** The ping out on the current socket, if any. */
+  #probe: Probe | null = null;
+  #probeCount = 0;
 
   constructor(config: ConnectionConfig, hooks: ConnectionHooks) {
     this.#config = config;
@@ -103,6 +118,9 @@ export class CloudConnection {
   /** Drops the current socket and connects again now (no backoff); settles when ready. */
   restart(): Promise<void> {
     const wasOpen = this.#state === 'open';
+    // From idle or failed this is a new run, as in `open()`: if its first try fails, it rejects
+    // instead of retrying forever behind a promise that never settles.
+    if (this.#state === 'idle' || this.#state === 'failed') this.#wasReady = false;
     this.#release(1000, 'reconnect');
     if (wasOpen) this.#hooks.closed({ code: 1000, reason: 'reconnect() was called', willReconnect: true });
     const promise = this.#wait();
@@ -128,6 +146,31 @@ export class CloudConnection {
     return true;
   }
 
+  /**
+   * Pings the server if the socket can (`ws`): `onAnswer` runs when the pong comes back, which
+   * the server sends once it has read every frame written before the ping. False when the socket
+   * cannot ping or is not ready; a newer probe replaces one still out.
+   */
+  probe(onAnswer: () => void): boolean {
+    const socket = this.#socket;
+    if (
+      !this.ready ||
+      socket === null ||
+      typeof socket.ping !== 'function' ||
+      typeof socket.on !== 'function'
+    ) {
+      return false;
+    }
+    const token = `p${++this.#probeCount}`;
+    try {
+      socket.ping(token);
+    } catch {
+      return false;
+    }
+    this.#probe = { token, answer: onAnswer };
+    return true;
+  }
+
   #wait(): Promise<void> {
     return new Promise<void>((resolve, reject) => this.#waiters.push({ resolve, reject }));
   }
@@ -141,6 +184,7 @@ export class CloudConnection {
     this.#clearTimer();
     const socket = this.#socket;
     this.#socket = null;
+    this.#probe = null;
     if (!socket) return;
     this.#closing = new Promise<void>((resolve) => {
       if (socket.readyState === 3) return resolve();
@@ -168,7 +212,7 @@ export class CloudConnection {
     } catch (error) {
       // A bad URL or refused headers: no retry can fix that.
       const failure = new CloudError(
-        `cannot open a cloud connection to ${this.#config.url}: ${errorText(error)}`,
+        `cannot open a cloud connection to ${this.#config.url}: ${messageOf(error, CONNECT_FAILED)}`,
         {
           cause: error,
         },
@@ -200,11 +244,21 @@ export class CloudConnection {
       }
     });
     socket.addEventListener('error', (event) => {
-      if (current()) this.#lastError = errorText(event.error ?? event.message);
+      if (current()) this.#lastError = messageOf(event.error ?? event.message, CONNECT_FAILED);
     });
+    if (typeof socket.on === 'function') {
+      socket.on('pong', (data) => {
+        const probe = this.#probe;
+        // Only the answer to our own ping counts: servers may also send pongs unasked.
+        if (!current() || probe === null || messageText(data) !== probe.token) return;
+        this.#probe = null;
+        probe.answer();
+      });
+    }
     socket.addEventListener('close', (event) => {
       if (!current()) return;
       this.#socket = null;
+      this.#probe = null;
       this.#clearTimer();
       this.#onClose(event.code ?? 1006, event.reason ?? '');
     });
@@ -240,7 +294,10 @@ export class CloudConnection {
       this.#hooks.gaveUp(failure);
       return;
     }
-    if (wasOpen) this.#hooks.closed({ code, reason, willReconnect: true });
+    if (wasOpen) {
+      this.#hooks.lost();
+      this.#hooks.closed({ code, reason, willReconnect: true });
+    }
     this.#failures++;
     const exponent = Math.min(this.#failures, MAX_EXPONENT);
     const delay =
@@ -251,10 +308,4 @@ export class CloudConnection {
       if (this.#state === 'waiting') this.#dial();
     }, delay);
   }
-}
-
-function errorText(error: unknown): string {
-  if (error instanceof Error) return error.message;
-  if (typeof error === 'string' && error) return error;
-  return 'connection failed';
 }

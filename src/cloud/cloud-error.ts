@@ -1,3 +1,4 @@
+import { describe } from '../validate.js';
 import { describeCloseCode } from './close-codes.js';
 
 /**
@@ -24,4 +25,15 @@ export class CloudError extends Error {
       },
     );
   }
+}
+
+/**
+ * The readable text of something thrown or reported: an error's message, a non-empty string as
+ * is, a number or boolean as written, or `fallback` when there is nothing to say.
+ */
+export function messageOf(error: unknown, fallback = 'unknown error'): string {
+  if (error instanceof Error) return error.message || fallback;
+  if (typeof error === 'string') return error || fallback;
+  if (typeof error === 'number' || typeof error === 'boolean') return describe(error);
+  return fallback;
 }

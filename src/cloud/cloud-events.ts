@@ -11,7 +11,7 @@
  *   activity, and are not reported; values that changed during an outage are.
  */
 import type { CloudLogEntry, CloudVerb } from '../records.js';
-import { assertInteger, describe } from '../validate.js';
+import { assertInteger, assertSeconds, describe } from '../validate.js';
 import type { Cloud, CloudSetEvent } from './cloud.js';
 import { LOGS_PAGE_SIZE } from './cloud-logs.js';
 import { anchorOf, countNew, entryKey } from './log-anchor.js';
@@ -70,6 +70,9 @@ export class CloudEvents extends TypedEmitter<CloudEventsMap> {
   #ready = false;
   #run = 0;
   #timer: ReturnType<typeof setTimeout> | null = null;
+  /** What `start()` answers while running: settles on `ready`. */
+  #started: Promise<void> | null = null;
+  #settleStart: { resolve: () => void; reject: (error: Error) => void } | null = null;
   readonly #onSet = (event: CloudSetEvent) => {
     // The first connection's initial values arrive before `ready`: they are state, not activity.
     if (!this.#ready) return;
@@ -82,10 +85,8 @@ export class CloudEvents extends TypedEmitter<CloudEventsMap> {
     if (source !== 'logs' && source !== 'websocket') {
       throw new TypeError(`source must be "logs" or "websocket", got ${describe(source)}`);
     }
-    const interval = options.interval ?? 1;
-    if (typeof interval !== 'number' || !Number.isFinite(interval) || interval <= 0) {
-      throw new RangeError(`interval must be a number of seconds above 0, got ${describe(interval)}`);
-    }
+    const interval = assertSeconds(options.interval ?? 1, 'interval');
+    if (interval === 0) throw new RangeError('interval must be a number of seconds above 0, got 0');
     this.source = source;
     this.interval = interval;
     this.limit =
@@ -98,39 +99,82 @@ export class CloudEvents extends TypedEmitter<CloudEventsMap> {
     return this.#running;
   }
 
-  /** Starts the source; `ready` fires once it is running. Calling it again does nothing. */
-  start(): this {
-    if (this.#running) return this;
+  /**
+   * Starts the source. Settles when it is running (when `ready` fires): activity from then on is
+   * reported. Calling it again while running answers the same promise.
+   *
+   * - `websocket`: rejects when the connection fails (also emitted as `error`); the events stop.
+   * - `logs`: a failing first poll is emitted as `error` and polling goes on; the promise waits
+   *   for the first poll that succeeds.
+   *
+   * Failures after the checks are also emitted as `error`, so a caller that does not await the
+   * promise is not hurt by its rejection (it is marked handled). `stop()` before `ready` rejects it.
+   * @throws TypeError (as a rejection) when the `logs` source has no logs endpoint (pass `logsHost`)
+   */
+  start(): Promise<void> {
+    if (this.#started) return this.#started;
+    if (this.source === 'logs') {
+      // A missing endpoint is a mistake to fix, not an outage: reject now, unhandled if ignored.
+      try {
+        this.#cloud.logs({ limit: 1 });
+      } catch (error) {
+        return Promise.reject(error);
+      }
+    }
     this.#running = true;
     this.#ready = false;
     this.#anchor = null;
     const run = ++this.#run;
+    const started = new Promise<void>((resolve, reject) => {
+      this.#settleStart = { resolve, reject };
+    });
+    // Outages are reported as `error` events too: a caller who ignores the promise must not crash.
+    started.catch(() => undefined);
+    this.#started = started;
     if (this.source === 'websocket') {
       this.#cloud.on('set', this.#onSet);
       this.#cloud.connect().then(
         () => {
-          if (run !== this.#run) return;
-          this.#ready = true;
-          this.emit('ready', undefined);
+          if (run === this.#run) this.#becomeReady();
         },
-        (error: unknown) => {
-          if (run === this.#run)
-            this.emit('error', error instanceof Error ? error : new Error(String(error)));
+        (thrown: unknown) => {
+          if (run !== this.#run) return;
+          const error = thrown instanceof Error ? thrown : new Error(String(thrown));
+          this.#halt(error);
+          this.emit('error', error);
         },
       );
     } else {
-      // Check now that the host has a logs endpoint, so a mistake throws here and not later.
-      this.#cloud.logs({ limit: 1 });
       void this.#poll(run);
     }
-    return this;
+    return started;
   }
 
-  /** Stops polling or listening. The cloud connection itself stays as it is. */
-  stop(): void {
+  /**
+   * Stops polling or listening; settles once stopped (a poll under way is left to finish
+   * unseen). The cloud connection itself stays as it is.
+   */
+  async stop(): Promise<void> {
+    this.#halt(new Error('CloudEvents was stopped before it was ready'));
+  }
+
+  #becomeReady(): void {
+    this.#ready = true;
+    const settle = this.#settleStart;
+    this.#settleStart = null;
+    settle?.resolve();
+    this.emit('ready', undefined);
+  }
+
+  /** Stops the source; `start()` rejects with `reason` if it has not settled. */
+  #halt(reason: Error): void {
     this.#running = false;
     this.#ready = false;
     this.#run++;
+    this.#started = null;
+    const settle = this.#settleStart;
+    this.#settleStart = null;
+    settle?.reject(reason);
     if (this.#timer !== null) clearTimeout(this.#timer);
     this.#timer = null;
     this.#cloud.off('set', this.#onSet);
@@ -142,8 +186,7 @@ export class CloudEvents extends TypedEmitter<CloudEventsMap> {
       if (run !== this.#run) return;
       this.#anchor = anchorOf(read, 2 * this.limit);
       if (!this.#ready) {
-        this.#ready = true; // the first poll only marks what is already there
-        this.emit('ready', undefined);
+        this.#becomeReady(); // the first poll only marks what is already there
       } else {
         for (const entry of fresh) {
           if (run !== this.#run) return; // a listener stopped us

@@ -6,7 +6,7 @@
  * An item leaves the queue only when `send` reports that an open, handshaken socket took it;
  * otherwise it stays at the head and the pump sleeps until {@link CloudPacer.wake}.
  */
-import { setImmediate as nextTurn } from 'node:timers/promises';
+import { setTimeout as delay, setImmediate as nextTurn } from 'node:timers/promises';
 
 interface Waiting<T> {
   item: T;
@@ -50,6 +50,16 @@ export class CloudPacer<T> {
       this.#queue.push({ item, resolve, reject });
       this.wake();
     });
+  }
+
+  /**
+   * Puts items back at the head of the queue, ahead of everything queued, in the given order.
+   * Their callers were answered already, so nothing settles when they go out or are cleared.
+   */
+  requeue(items: readonly T[]): void {
+    const noop = () => undefined;
+    this.#queue.unshift(...items.map((item) => ({ item, resolve: noop, reject: noop })));
+    this.wake();
   }
 
   /** Starts sending if a socket is ready (call it after every handshake). */
@@ -97,12 +107,8 @@ export class CloudPacer<T> {
     for (;;) {
       const remaining = due - performance.now();
       if (remaining <= 0) return;
-      if (remaining > SPIN_MS) await sleep(remaining - SPIN_MS / 2);
+      if (remaining > SPIN_MS) await delay(remaining - SPIN_MS / 2);
       else await nextTurn();
     }
   }
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }

@@ -1,7 +1,8 @@
 /**
  * The WebSocket the client drives: `ws` by default, or any WHATWG-style WebSocket the caller
  * passes (it must accept `new WebSocket(url, { headers })`, as undici's does; browsers cannot set
- * headers). Only `readyState`, `send`, `close` and `addEventListener` are used.
+ * headers). Only `readyState`, `send`, `close` and `addEventListener` are needed; `ping` and
+ * `on('pong')` are used when the socket has them (`ws` does), to learn which sets arrived.
  */
 import { createRequire } from 'node:module';
 import type WsWebSocket from 'ws';
@@ -35,6 +36,10 @@ export interface CloudSocket {
     type: 'open' | 'message' | 'close' | 'error',
     listener: (event: SocketEvent) => void,
   ): void;
+  /** Sends a ping with a payload (`ws`; WHATWG sockets have none). */
+  ping?(data: string): void;
+  /** Listens to pongs (`ws`): `data` is the payload of the ping answered. */
+  on?(event: 'pong', listener: (data: unknown) => void): unknown;
 }
 
 /** `readyState` of an open socket (the same number in every implementation). */

@@ -29,6 +29,27 @@ export function isNumericValue(text: string): boolean {
   return NUMERIC.test(text);
 }
 
+/**
+ * A finite number written out in full, as the numeric rule wants it: never in exponent form.
+ * `1e21` gives `"1000000000000000000000"`, `1e-7` gives `"0.0000001"`; other numbers read as
+ * `String()` writes them. (`String()` switches to an exponent from 1e21 up and below 1e-6.)
+ */
+export function numberText(value: number): string {
+  if (Number.isInteger(value)) {
+    // Safe integers as `String()` writes them (`-0` as `"0"`); larger ones digit for digit.
+    return Number.isSafeInteger(value) ? String(value) : BigInt(value).toString();
+  }
+  const text = String(value);
+  const e = text.indexOf('e');
+  if (e === -1) return text;
+  // Only fractions below 1e-6 get here (every double from 2^53 up is an integer): move the
+  // point left by the exponent, keeping the shortest digits `String()` chose.
+  const sign = text.startsWith('-') ? '-' : '';
+  const digits = text.slice(sign.length, e).replace('.', '');
+  const exponent = Number(text.slice(e + 1));
+  return `${sign}0.${'0'.repeat(-exponent - 1)}${digits}`;
+}
+
 /** The API's name (without prefix) for a name as it came from the wire or from a caller. */
 export function stripPrefix(name: string): string {
   return name.startsWith(CLOUD_PREFIX) ? name.slice(CLOUD_PREFIX.length) : name;
@@ -63,7 +84,8 @@ export interface ValueRules {
 }
 
 /**
- * Checks a value and returns its wire text.
+ * Checks a value and returns its wire text. A number is written out in full ({@link numberText}),
+ * so `1e21` and `1e-7` pass the numeric rule like any other number (within `lengthLimit`).
  * @throws TypeError for a value that is not a string or number, or not numeric when it must be;
  *   RangeError for NaN, an infinite number, or a value longer than `lengthLimit`.
  */
@@ -71,7 +93,7 @@ export function checkValue(value: unknown, rules: ValueRules, argument = 'value'
   let text: string;
   if (typeof value === 'number') {
     if (!Number.isFinite(value)) throw new RangeError(`${argument} must be a finite number, got ${value}`);
-    text = String(value);
+    text = numberText(value);
   } else if (typeof value === 'string') {
     text = value;
   } else {

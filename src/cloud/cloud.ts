@@ -8,12 +8,23 @@
  * ```
  */
 import { inspect } from 'node:util';
+import { SESSION_COOKIE } from '../cookies.js';
 import { LoginRequiredError } from '../errors.js';
+import { PLATFORM_HOSTS } from '../hosts.js';
 import { DEFAULT_USER_AGENT, HttpClient } from '../http.js';
 import type { PagedList } from '../paging.js';
 import type { CloudLogEntry } from '../records.js';
 import type { Session } from '../session.js';
-import { assertBaseUrl, assertNonEmptyString, assertObject, describe } from '../validate.js';
+import {
+  assertBaseUrl,
+  assertBoolean,
+  assertInteger,
+  assertNonEmptyString,
+  assertObject,
+  assertSeconds,
+  describe,
+} from '../validate.js';
+import { CLOSE_OVERLOADED } from './close-codes.js';
 import { CloudConnection, type ConnectionState, type DisconnectInfo } from './cloud-connection.js';
 import { CloudError } from './cloud-error.js';
 import { CloudEvents, type CloudEventsOptions } from './cloud-events.js';
@@ -26,12 +37,14 @@ import {
   checkName,
   checkValue,
   hasControlCharacters,
+  numberText,
   PLATFORM_LENGTH_LIMIT,
   stripPrefix,
 } from './cloud-values.js';
 import { CloudRequests, type CloudRequestsOptions } from './requests/cloud-requests.js';
 import { CloudStorage, type CloudStorageOptions } from './requests/cloud-storage.js';
 import { TypedEmitter } from './typed-emitter.js';
+import { WriteLedger } from './write-ledger.js';
 
 /** Options of a cloud connection. Times are in seconds. */
 export interface CloudOptions {
@@ -41,7 +54,12 @@ export interface CloudOptions {
   allowNonNumeric?: boolean;
   /** Longest value in characters (default 256, the platform's limit). */
   lengthLimit?: number;
-  /** Least time between two sets, in seconds (default 0.1). */
+  /**
+   * Least time between two sets, in seconds (default 0.1). Keep at least 0.1 on the platform
+   * (WIRE.md §5): a server that finds a connection too fast closes it with 4003. 0 sends as fast
+   * as the socket takes sets (for servers without limits, e.g. a sandbox started with
+   * `cloudRateLimits: false`).
+   */
   rateLimit?: number;
   /** The User-Agent header (default: the session's, else scratchlab's). */
   userAgent?: string;
@@ -95,7 +113,10 @@ export type CloudEventMap = {
   set: CloudSetEvent;
   connect: CloudConnectEvent;
   disconnect: CloudDisconnectEvent;
-  /** A permanent close (with what to fix), a failed connect, or a listener that threw. */
+  /**
+   * A permanent close (with what to fix), a failed connect, a 4003 "overloaded" close (the
+   * connection reconnects; see {@link Cloud}), or a listener that threw.
+   */
   error: Error;
 };
 
@@ -104,16 +125,34 @@ interface PendingSet {
   value: string;
 }
 
-const SESSION_COOKIE = 'scratchsessionsid';
 const CLIENT_PRODUCT = 'scratchlab/0.1';
 const MAX_PROJECT_ID_LENGTH = 100;
 // Parentheses and semicolons would break the User-Agent's comment `(Purpose: …; Contact: …)`.
 const COMMENT_SEPARATORS = /[();]/;
 
-/** A connection to one project's cloud variables. */
+/**
+ * A connection to one project's cloud variables.
+ *
+ * **Sets across an unexpected close.** The wire has no acknowledgement: a set written just
+ * before the server closes the connection (a restart, a 4003 "overloaded" close, a network drop)
+ * may never have been read, although its `setVar` promise resolved when it was written. So the
+ * client remembers, per variable, the latest value it wrote that is not known to have arrived
+ * (see `write-ledger.ts`: confirmed by a WebSocket pong on `ws` sockets when `rateLimit` is
+ * above 0; in any case taken as arrived 2 s after it was written). After the reconnect's
+ * handshake it compares them with the server's current values: a value the server does not
+ * hold is sent again, once, in the original order, ahead of the sets still queued; a value the
+ * server holds is not sent twice. Only the
+ * latest value of each variable is restored, as a project would see it; a value another
+ * connection set after ours (as far as this client saw) is not brought back over it. When the
+ * server sends no values after the handshake, or restarted without its values, an unconfirmed
+ * value is sent again even if it did arrive before the close: at least once, in that case.
+ * `disconnect()` and `reconnect()` close from this side after the server has read everything,
+ * so they need no reconcile. A 4003 close (the server finds the connection too fast) is also
+ * emitted as `error`, once per close, saying what to fix.
+ */
 export class Cloud extends TypedEmitter<CloudEventMap> {
   /** The platform's cloud server. */
-  static readonly PLATFORM_HOST = 'wss://clouddata.scratch.mit.edu';
+  static readonly PLATFORM_HOST = PLATFORM_HOSTS.cloudWs;
   /** The alternate (third-party) cloud server, which requires an identifying User-Agent. */
   static readonly ALTERNATE_HOST = 'wss://clouddata.turbowarp.org';
 
@@ -141,6 +180,12 @@ export class Cloud extends TypedEmitter<CloudEventMap> {
   readonly #values = new Map<string, string>();
   readonly #connection: CloudConnection;
   readonly #pacer: CloudPacer<PendingSet>;
+  /** Sets written that are not known to have reached the server (see the class's TSDoc). */
+  readonly #ledger: WriteLedger;
+  /** Taken from the ledger when a connection was lost: compared with the next handshake's values. */
+  #unconfirmed: PendingSet[] = [];
+  /** The values of the current handshake's first frame (what the server holds now). */
+  #serverValues = new Map<string, string>();
   #http: HttpClient | undefined;
   /** Set after a permanent close: sets fail with it until `connect()` is called. */
   #failure: CloudError | null = null;
@@ -158,12 +203,9 @@ export class Cloud extends TypedEmitter<CloudEventMap> {
     this.#sendsSessionCookie = session !== undefined && this.host === session.hosts.cloudWs;
     if (this.#sendsSessionCookie) session!.requireAuth('a cloud connection to the platform');
 
-    this.lengthLimit = positiveInteger(options.lengthLimit ?? PLATFORM_LENGTH_LIMIT, 'options.lengthLimit');
-    this.rateLimit = seconds(options.rateLimit ?? 0.1, 'options.rateLimit');
-    if (options.allowNonNumeric !== undefined && typeof options.allowNonNumeric !== 'boolean') {
-      throw new TypeError('options.allowNonNumeric must be a boolean');
-    }
-    this.allowNonNumeric = options.allowNonNumeric ?? false;
+    this.lengthLimit = assertInteger(options.lengthLimit ?? PLATFORM_LENGTH_LIMIT, 'options.lengthLimit', 1);
+    this.rateLimit = assertSeconds(options.rateLimit ?? 0.1, 'options.rateLimit');
+    this.allowNonNumeric = assertBoolean(options.allowNonNumeric ?? false, 'options.allowNonNumeric');
 
     if (options.username !== undefined) assertNonEmptyString(options.username, 'options.username');
     const username = options.username ?? (this.#sendsSessionCookie ? session!.username! : undefined);
@@ -181,7 +223,7 @@ export class Cloud extends TypedEmitter<CloudEventMap> {
     this.#origin = this.#sendsSessionCookie
       ? session!.hosts.site
       : this.host === Cloud.PLATFORM_HOST
-        ? 'https://scratch.mit.edu'
+        ? PLATFORM_HOSTS.site
         : undefined;
     this.#logsHost =
       options.logsHost !== undefined
@@ -189,7 +231,7 @@ export class Cloud extends TypedEmitter<CloudEventMap> {
         : this.#sendsSessionCookie
           ? session!.hosts.cloudHttp
           : this.host === Cloud.PLATFORM_HOST
-            ? 'https://clouddata.scratch.mit.edu'
+            ? PLATFORM_HOSTS.cloudHttp
             : undefined;
     if (options.WebSocket !== undefined && typeof options.WebSocket !== 'function') {
       throw new TypeError('options.WebSocket must be a WebSocket class');
@@ -202,23 +244,38 @@ export class Cloud extends TypedEmitter<CloudEventMap> {
         WebSocket: options.WebSocket,
         handshake: () =>
           `${JSON.stringify({ method: 'handshake', user: this.username, project_id: this.projectId })}\n`,
-        reconnectDelayMs: seconds(options.reconnectDelay ?? 1, 'options.reconnectDelay') * 1000,
-        initialValuesWaitMs: seconds(options.initialValuesWait ?? 1, 'options.initialValuesWait') * 1000,
+        reconnectDelayMs: assertSeconds(options.reconnectDelay ?? 1, 'options.reconnectDelay') * 1000,
+        initialValuesWaitMs:
+          assertSeconds(options.initialValuesWait ?? 1, 'options.initialValuesWait') * 1000,
       },
       {
         frame: (text, initial) => this.#onFrame(text, initial),
         ready: (reconnected) => {
+          this.#reconcile();
           this.emit('connect', { reconnected });
           this.#pacer.wake();
         },
-        closed: (info) => this.emit('disconnect', info),
+        lost: () => {
+          // Keep what an earlier loss left unsent (still queued or still to compare) ahead.
+          this.#unconfirmed.push(...this.#ledger.takeUnconfirmed());
+        },
+        closed: (info) => {
+          this.emit('disconnect', info);
+          if (info.code === CLOSE_OVERLOADED) this.emit('error', this.#overloadedError(info.reason));
+        },
         gaveUp: (error) => {
           if (error.closeCode !== null && this.#connection.state === 'failed') this.#failure = error;
+          this.#forgetUnconfirmed();
           this.#pacer.rejectAll(error);
           this.emit('error', error);
         },
       },
     );
+    this.#ledger = new WriteLedger({
+      // At rateLimit 0 (servers without limits, benchmarks) pings would cost about 15% of the
+      // throughput of a burst: there the 2 s window alone decides what is unconfirmed.
+      probe: (onAnswer) => this.rateLimit > 0 && this.#connection.probe(onAnswer),
+    });
     this.#pacer = new CloudPacer<PendingSet>(
       this.rateLimit * 1000,
       () => this.#connection.ready,
@@ -288,21 +345,29 @@ export class Cloud extends TypedEmitter<CloudEventMap> {
     const error = new CloudError(
       'disconnected: disconnect() was called before this set was sent (call connect() or setVar() to connect again)',
     );
+    this.#forgetUnconfirmed();
     const closed = this.#connection.close(error);
     this.#pacer.rejectAll(error);
     await closed;
   }
 
-  /** Drops the connection and connects again now; queued sets are sent after the new handshake. */
+  /**
+   * Drops the connection and connects again now; queued sets are sent after the new handshake.
+   * After `disconnect()` or a permanent close it connects like `connect()`, and rejects if that fails.
+   */
   reconnect(): Promise<void> {
     this.#failure = null;
+    // This side closes, after everything written: the server has read it all.
+    this.#ledger.reset();
     return this.#connection.restart();
   }
 
   /**
    * Sets a variable (name without `☁ `). Calls are sent one at a time, in order, at least
    * `rateLimit` seconds apart; the promise settles when the set was written to the socket.
-   * The first call connects.
+   * The first call connects. A set written just before the server closes the connection is sent
+   * again after the reconnect if the server does not hold it (see {@link Cloud}). A number is
+   * written out in full, never in exponent form (`1e21` → `1000000000000000000000`).
    * @throws TypeError / RangeError (as a rejection) for a bad name or value, before anything is sent
    */
   async setVar(name: string, value: string | number): Promise<void> {
@@ -334,13 +399,15 @@ export class Cloud extends TypedEmitter<CloudEventMap> {
   /**
    * The project's cloud log, newest first (no login needed). `await` reads one window
    * (`limit`, default 100); `for await` walks it all, 100 entries a request.
-   * @throws Error when this host has no known logs endpoint (pass `logsHost`)
+   * @throws TypeError when this host has no known logs endpoint (pass the `logsHost` option)
    */
   logs(options: CloudLogOptions = {}): PagedList<CloudLogEntry> {
     assertObject(options, 'options');
     const base = this.#logsHost;
     if (base === undefined) {
-      throw new Error(`no logs endpoint is known for ${this.host}: pass the logsHost option`);
+      throw new TypeError(
+        `no logs endpoint is known for ${this.host}: pass the logsHost option (the base URL of its /logs endpoint)`,
+      );
     }
     const url = `${base}/logs`;
     const http = this.#httpClient();
@@ -407,7 +474,43 @@ export class Cloud extends TypedEmitter<CloudEventMap> {
     });
     if (!this.#connection.send(`${line}\n`)) return false;
     this.#values.set(pending.name, pending.value);
+    this.#ledger.written(pending.name, pending.value);
     return true;
+  }
+
+  /**
+   * After a handshake: sends again, ahead of the queue, each value written just before the last
+   * lost connection that the server does not hold now (see {@link Cloud}).
+   */
+  #reconcile(): void {
+    const held = this.#serverValues;
+    this.#serverValues = new Map();
+    const unconfirmed = this.#unconfirmed;
+    this.#unconfirmed = [];
+    // One entry per variable, the latest, in the order of the writes.
+    const latest = new Map<string, PendingSet>();
+    for (const item of unconfirmed) {
+      latest.delete(item.name);
+      latest.set(item.name, item);
+    }
+    const missing = [...latest.values()].filter((item) => held.get(item.name) !== item.value);
+    if (missing.length > 0) this.#pacer.requeue(missing);
+  }
+
+  #forgetUnconfirmed(): void {
+    this.#unconfirmed = [];
+    this.#serverValues = new Map();
+    this.#ledger.reset();
+  }
+
+  #overloadedError(reason: string): CloudError {
+    const said = reason ? `, server said: ${JSON.stringify(reason.slice(0, 200))}` : '';
+    return new CloudError(
+      `the server closed the connection as overloaded (4003${said}): keep rateLimit ≥ 0.1 s on the platform ` +
+        `(this connection's is ${this.rateLimit} s). It reconnects, and the latest value of each variable ` +
+        'set just before the close is sent again if the server lacks it',
+      { closeCode: CLOSE_OVERLOADED },
+    );
   }
 
   #onFrame(text: string, initial: boolean): void {
@@ -424,9 +527,12 @@ export class Cloud extends TypedEmitter<CloudEventMap> {
       if (method !== 'set' || typeof name !== 'string') continue;
       if (typeof value !== 'string' && typeof value !== 'number') continue;
       const bare = stripPrefix(name);
-      const text = String(value);
+      const text = typeof value === 'number' ? numberText(value) : value;
       const previous = this.#values.get(bare);
       this.#values.set(bare, text);
+      if (initial) this.#serverValues.set(bare, text);
+      // Another connection's newer value: ours must not come back over it after a reconnect.
+      else this.#ledger.overtaken(bare);
       // After a reconnect the server repeats every value: only report what changed meanwhile.
       if (initial && previous === text) continue;
       this.emit('set', { name: bare, value: text, initial });
@@ -484,23 +590,6 @@ function checkWsUrl(value: unknown, name: string): string {
 
 function checkHttpUrl(value: unknown, name: string): string {
   return assertBaseUrl(value, name, ['http:', 'https:']);
-}
-
-function positiveInteger(value: unknown, name: string): number {
-  if (typeof value !== 'number' || !Number.isInteger(value)) {
-    throw new TypeError(`${name} must be an integer, got ${describe(value)}`);
-  }
-  if (value < 1) throw new RangeError(`${name} must be at least 1, got ${value}`);
-  return value;
-}
-
-function seconds(value: unknown, name: string): number {
-  if (typeof value !== 'number' || Number.isNaN(value)) {
-    throw new TypeError(`${name} must be a number of seconds, got ${describe(value)}`);
-  }
-  if (value < 0 || !Number.isFinite(value))
-    throw new RangeError(`${name} must be a finite number >= 0, got ${value}`);
-  return value;
 }
 
 function assertHeaderText(value: unknown, name: string, allowSeparators = false): asserts value is string {

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { Cloud, CloudError } from '../../src/cloud/index.js';
 import { LoginRequiredError } from '../../src/index.js';
 import { useSandbox } from '../support/sandbox.js';
-import { BOT_AGENT, RawSocket, waitFor } from './support.js';
+import { BOT_AGENT, RawSocket, startHarness, waitFor } from './support.js';
 
 const ctx = useSandbox();
 
@@ -63,7 +63,7 @@ describe('Cloud basics', () => {
     await expect(cloud.setVar('score', 'abc')).rejects.toThrow(/must be numeric/);
     await expect(cloud.setVar('score', '1'.repeat(257))).rejects.toThrow(RangeError);
     await expect(cloud.setVar('score', Number.NaN)).rejects.toThrow(RangeError);
-    await expect(cloud.setVar('score', 1e21)).rejects.toThrow(TypeError); // "1e+21" is not digits
+    await expect(cloud.setVar('score', 5e-324)).rejects.toThrow(/326 characters long; the limit is 256/);
     await expect(cloud.setVar('score', '1.2.3')).rejects.toThrow(TypeError);
     // @ts-expect-error: a boolean is not a value
     await expect(cloud.setVar('score', true)).rejects.toThrow(TypeError);
@@ -190,6 +190,53 @@ describe('Cloud on the sandbox platform endpoint', () => {
     expect(await second).toMatch(/^disconnected: /);
     expect(cloud.state).toBe('idle');
     expect(events).toEqual(['connect', 'disconnect 1000 false']);
+  });
+});
+
+describe('numbers and reconnects', () => {
+  it('writes numbers out in full: 1e21 and 1e-7 are numbers, not "not numeric"', async () => {
+    const [one, two] = await Promise.all([ctx.login(0), ctx.login(1)]);
+    const sender = one.cloud(ctx.sandbox.cloudProjectId, { rateLimit: 0.02 });
+    const receiver = two.cloud(ctx.sandbox.cloudProjectId);
+    await receiver.connect();
+    const seen = recorder(receiver);
+    await sender.setVar('last score', 1e21);
+    await sender.setVar('last score', 1e-7);
+    await sender.setVar('last score', -2.5e-8);
+    await waitFor(() => seen.length === 3, 'the three sets');
+    // The platform endpoint drops values that are not numeric: these all passed its rule.
+    expect(seen).toEqual([
+      'last score=1000000000000000000000',
+      'last score=0.0000001',
+      'last score=-0.000000025',
+    ]);
+    expect(sender.getVar('last score')).toBe('-0.000000025');
+    await Promise.all([sender.disconnect(), receiver.disconnect()]);
+  });
+
+  it('reconnect() after disconnect() rejects when the server is gone, instead of retrying forever', async () => {
+    const server = await startHarness();
+    const cloud = Cloud.alternate('gone', {
+      purpose: 'tests',
+      contact: '@tester',
+      host: server.altUrl,
+      reconnectDelay: 0.01,
+    });
+    await cloud.connect();
+    await cloud.disconnect();
+    await server.close();
+    const outcome = await Promise.race([
+      cloud.reconnect().then(
+        () => 'connected',
+        (error: Error) => error,
+      ),
+      new Promise((resolve) => setTimeout(() => resolve('still retrying after 3 s'), 3000)),
+    ]);
+    expect(outcome).toBeInstanceOf(CloudError);
+    expect((outcome as CloudError).message).toMatch(
+      /^could not connect to ws:\/\/127\.0\.0\.1:\d+\/clouddata-alt/,
+    );
+    expect(cloud.state).toBe('idle');
   });
 });
 

@@ -26,7 +26,9 @@ describe('logs source on the sandbox platform', () => {
     const events = watcher.events({ interval: 0.05 });
     expect(events.source).toBe('logs');
     const { activity, errors, ready } = collect(events);
-    events.start();
+    const started = events.start();
+    expect(events.start()).toBe(started); // again while running: the same promise
+    await started; // settles on ready
     await ready;
     expect(activity).toEqual([]); // 10,000 entries of history are not replayed
     const player = playerSession.cloud(ctx.sandbox.cloudProjectId, { rateLimit: 0.02 });
@@ -44,7 +46,7 @@ describe('logs source on the sandbox platform', () => {
     await waitFor(() => activity.length === 4, 'the fourth event');
     expect(activity[3]!.value).toBe('1');
     expect(errors).toEqual([]);
-    events.stop();
+    await events.stop();
     expect(events.running).toBe(false);
     await player.disconnect();
   });
@@ -75,7 +77,7 @@ describe('logs source: exactly once with shared timestamps, bounded, resilient',
     const { activity, errors, ready } = collect(watcher);
     const alice = client('alice');
     await alice.setVars({ a: 1, b: 2 }); // history before start: not reported
-    watcher.start();
+    await watcher.start();
     await ready;
     // Bursts of the same value in the same millisecond, straddling polls.
     for (let burst = 0; burst < 4; burst++) {
@@ -97,7 +99,7 @@ describe('logs source: exactly once with shared timestamps, bounded, resilient',
     );
     expect(activity.slice(178).map((e) => `${e.name}=${e.value}`)).toEqual(['marker=1', 'marker=2']);
     expect(errors).toEqual([]);
-    watcher.stop();
+    await watcher.stop();
     await alice.disconnect();
   });
 
@@ -105,7 +107,7 @@ describe('logs source: exactly once with shared timestamps, bounded, resilient',
     const session = new Session({ retries: 0 });
     const watcher = client('bob', { session }).events({ source: 'logs', interval: 0.02 });
     const { activity, errors, ready } = collect(watcher);
-    watcher.start();
+    await watcher.start();
     await ready;
     harness.failLogs = true;
     await waitFor(() => errors.length >= 2, 'failed polls');
@@ -116,15 +118,40 @@ describe('logs source: exactly once with shared timestamps, bounded, resilient',
     expect(activity[0]).toMatchObject({ user: 'alice', verb: 'set', name: 'during outage', value: '7' });
     expect(errors[0]!.name).toBe('ApiError');
     expect(errors[0]!.message).toMatch(/500/);
-    watcher.stop();
+    await watcher.stop();
     await alice.disconnect();
+  });
+
+  it('start() waits through failing first polls for ready; stop() before ready rejects it', async () => {
+    const session = new Session({ retries: 0 });
+    harness.failLogs = true;
+    try {
+      const watcher = client('bob', { session }).events({ source: 'logs', interval: 0.02 });
+      const { errors } = collect(watcher);
+      let settled = false;
+      const started = watcher.start().finally(() => {
+        settled = true;
+      });
+      await waitFor(() => errors.length >= 2, 'failed first polls');
+      expect(settled).toBe(false);
+      await watcher.stop();
+      await expect(started).rejects.toThrow('CloudEvents was stopped before it was ready');
+      expect(watcher.running).toBe(false);
+      // Started again once the log is back: settles on its first poll.
+      harness.failLogs = false;
+      await watcher.start();
+      expect(watcher.running).toBe(true);
+      await watcher.stop();
+    } finally {
+      harness.failLogs = false;
+    }
   });
 
   it('advances with time like a real log', async () => {
     clockValue += 1000;
     const watcher = client('bob').events({ source: 'logs', interval: 0.02 });
     const { activity, ready } = collect(watcher);
-    watcher.start();
+    await watcher.start();
     await ready;
     const alice = client('alice');
     for (let i = 0; i < 5; i++) {
@@ -133,7 +160,7 @@ describe('logs source: exactly once with shared timestamps, bounded, resilient',
     }
     await waitFor(() => activity.length === 5, 'five ticks');
     expect(activity.map((e) => e.value)).toEqual(['0', '1', '2', '3', '4']);
-    watcher.stop();
+    await watcher.stop();
     await alice.disconnect();
   });
 });
@@ -153,7 +180,7 @@ describe('websocket source', () => {
     const events = watcherCloud.events();
     expect(events.source).toBe('websocket');
     const { activity, errors, ready } = collect(events);
-    events.start();
+    await events.start();
     await ready;
     expect(watcherCloud.getVar('before')).toBe('1');
     await writer.setVar('after', 'text is fine here');
@@ -162,18 +189,45 @@ describe('websocket source', () => {
       { user: null, verb: 'set', name: 'after', value: 'text is fine here', timestamp: null },
     ]);
     expect(errors).toEqual([]);
-    events.stop();
+    await events.stop();
     await writer.setVar('after', 'not seen');
     await waitFor(() => watcherCloud.getVar('after') === 'not seen', 'the cloud to see it');
     expect(activity).toHaveLength(1);
     await Promise.all([writer.disconnect(), watcherCloud.disconnect()]);
   });
 
-  it('reports a connection that fails', async () => {
+  it('reports a connection that fails: start() rejects, and error is emitted', async () => {
     const events = new Cloud({ projectId: 'x', host: ctx.sandbox.alternateCloudHost }).events();
     const { errors } = collect(events);
-    events.start();
-    await waitFor(() => errors.length === 1, 'the error');
+    await expect(events.start()).rejects.toThrow(/identify your bot/);
+    expect(errors).toHaveLength(1);
     expect(errors[0]!.message).toMatch(/identify your bot/);
+    expect(events.running).toBe(false);
+  });
+
+  it('does not crash a caller who ignores the promise of a failing start()', async () => {
+    const events = new Cloud({ projectId: 'y', host: ctx.sandbox.alternateCloudHost }).events();
+    const { errors } = collect(events);
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      void events.start(); // as the README's `events.start();` does
+      await waitFor(() => errors.length === 1, 'the error event');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+    }
+  });
+
+  it('rejects start() with a TypeError when the logs source has no logs endpoint', async () => {
+    const cloud = Cloud.alternate('z', {
+      purpose: 'tests',
+      contact: '@tester',
+      host: ctx.sandbox.alternateCloudHost,
+    });
+    await expect(cloud.events({ source: 'logs' }).start()).rejects.toThrow(TypeError);
+    await expect(cloud.events({ source: 'logs' }).start()).rejects.toThrow(/pass the logsHost option/);
   });
 });

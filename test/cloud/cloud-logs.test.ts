@@ -117,7 +117,8 @@ describe('cloud logs', () => {
 
   it('needs a logs endpoint to read from', () => {
     const cloud = Cloud.alternate(1, { purpose: 'p', contact: '@c', host: ctx.sandbox.alternateCloudHost });
-    expect(() => cloud.logs()).toThrow(/logsHost/);
+    expect(() => cloud.logs()).toThrow(TypeError);
+    expect(() => cloud.logs()).toThrow(/pass the logsHost option/);
   });
 
   it('session.cloud reads the session’s cloudHttp', async () => {

@@ -155,6 +155,28 @@ describe('RequesterLookup', () => {
     expect(await hanging.find('TO_HOST', '1.10')).toBeNull();
   });
 
+  it('checks its reader and options when it is made', () => {
+    const read = async () => [];
+    expect(() => new RequesterLookup(undefined as unknown as typeof read)).toThrow(TypeError);
+    expect(() => new RequesterLookup(read, null as unknown as object)).toThrow(TypeError);
+    expect(() => new RequesterLookup(read, { timeoutMs: -1 })).toThrow(RangeError);
+    expect(() => new RequesterLookup(read, { timeoutMs: Number.NaN })).toThrow(TypeError);
+    expect(() => new RequesterLookup(read, { intervalMs: 0 })).toThrow(RangeError);
+    expect(() => new RequesterLookup(read, { intervalMs: '10' as unknown as number })).toThrow(TypeError);
+    expect(() => new RequesterLookup(read, { limit: 0 })).toThrow(RangeError);
+    expect(() => new RequesterLookup(read, { limit: 2.5 })).toThrow(TypeError);
+    expect(() => new RequesterLookup(read, { limit: 1001 })).toThrow(RangeError);
+    const lookup = new RequesterLookup(read, { timeoutMs: 0, intervalMs: 1, limit: 1000 });
+    expect([lookup.timeoutMs, lookup.intervalMs, lookup.limit]).toEqual([0, 1, 1000]);
+  });
+
+  it('waits no longer than a shorter limit given to find()', async () => {
+    const lookup = new RequesterLookup(async () => [], { intervalMs: 10, timeoutMs: 10_000 });
+    const started = performance.now();
+    expect(await lookup.find('TO_HOST', '1.10', 40)).toBeNull();
+    expect(performance.now() - started).toBeLessThan(1000);
+  });
+
   it('cancel() answers every lookup null at once', async () => {
     const lookup = new RequesterLookup(async () => [], { intervalMs: 10, timeoutMs: 10_000 });
     const found = lookup.find('TO_HOST', '1.10');

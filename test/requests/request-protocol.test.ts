@@ -216,7 +216,7 @@ describe('errorText', () => {
     expect(errorText(new TypeError('multi\nline   text'))).toBe('Error: multi line text');
     expect(errorText('plain')).toBe('Error: plain');
     expect(errorText(new Error(''))).toBe('Error: unknown error');
-    expect(errorText(42)).toBe('Error: number 42');
+    expect(errorText(42)).toBe('Error: 42');
     const long = errorText(new Error('x'.repeat(1000)));
     expect(long).toHaveLength(200);
     expect(long.endsWith('...')).toBe(true);

@@ -16,13 +16,17 @@
  *
  * - a handler's value (see {@link encodeResponse}); nothing (`undefined`) answers like `""`;
  * - `Error: <message>` when the handler throws or rejects, when it has not settled within
- *   `handlerTimeout`, when its value cannot be sent (a boolean, an answer over 1000 packets), or
- *   when the request cannot be read; the host also emits `error` with a {@link CloudRequestError};
+ *   `handlerTimeout` of the request's arrival (the requester lookup included), when its value
+ *   cannot be sent (a boolean, an answer over 1000 packets), or when the request cannot be read;
+ *   the host also emits `error` with a {@link CloudRequestError};
  * - `Error: unknown request "<name>"` when no handler has that name; the host emits `unknownRequest`.
  *
  * @module
  */
 import { decode, type EncodingOptions, encode } from '../../encoding.js';
+import { assertBoolean, assertSeconds } from '../../validate.js';
+import { messageOf } from '../cloud-error.js';
+import { checkName } from '../cloud-values.js';
 import { TypedEmitter } from '../typed-emitter.js';
 import type { CloudLike, CloudSetLike } from './cloud-like.js';
 import { RequestAssembler } from './request-assembler.js';
@@ -51,17 +55,19 @@ export interface CloudRequestsOptions {
   /** Decode requests and encode answers in the lossless mode of `encode` (default false: the WIRE.md §7 table). */
   lossless?: boolean;
   /**
-   * How long a handler may run before the project is answered `Error: … timed out` (default 8,
-   * below the project's own 10 s; 0: no limit). A late result is dropped.
+   * The time from a request's arrival to its `Error: … timed out` answer, when the handler has
+   * not settled by then (default 8, so that the answer, sent at the cloud's pace, reaches the
+   * project before it gives up after about 10 s; 0: no limit). One deadline per request: the
+   * requester lookup and the handler share it. A late result is dropped.
    */
   handlerTimeout?: number;
   /**
    * Look up who sent each request in the cloud log, for `ctx.requester` (default: on the platform,
    * where the log names users; elsewhere `requester` is `null`). The handler starts once the
-   * sender is found or after `requesterTimeout`.
+   * sender is found, after `requesterTimeout`, or at the request's deadline, whichever is first.
    */
   lookupRequester?: boolean;
-  /** The longest wait for the sender's name (default 2). */
+  /** The longest wait for the sender's name (default 2), within the request's deadline. */
   requesterTimeout?: number;
   /** Answered request ids remembered to ignore repeats (default 64). */
   memory?: number;
@@ -167,7 +173,8 @@ const DEFAULT_REQUEST_VAR = 'TO_HOST';
 const DEFAULT_RESPONSE_VARS: readonly string[] = Object.freeze(
   Array.from({ length: 9 }, (_, i) => `FROM_HOST_${i + 1}`),
 );
-const CLOUD_PREFIX = '\u2601 ';
+/** The longest delay `setTimeout` takes (a longer one would fire at once). */
+const MAX_TIMER_MS = 2 ** 31 - 1;
 /** The longest rid the host itself writes: a push id. */
 const PUSH_ID_LENGTH = PUSH_ID_PREFIX.length + 4;
 
@@ -179,7 +186,7 @@ export class CloudRequests extends TypedEmitter<CloudRequestsEventMap> {
   readonly usedCloudVars: readonly string[];
   /** Whether the lossless encoding is used. */
   readonly lossless: boolean;
-  /** Seconds a handler may run (0: no limit). */
+  /** Seconds from a request's arrival to its timeout answer, lookup and handler together (0: no limit). */
   readonly handlerTimeout: number;
   /** Whether `ctx.requester` is looked up in the cloud log. */
   readonly lookupRequester: boolean;
@@ -217,11 +224,11 @@ export class CloudRequests extends TypedEmitter<CloudRequestsEventMap> {
       throw new TypeError('options must be an object like { requestVar, usedCloudVars }');
     }
     this.#cloud = cloud;
-    this.requestVar = checkVarName(options.requestVar ?? DEFAULT_REQUEST_VAR, 'options.requestVar');
+    this.requestVar = checkName(options.requestVar ?? DEFAULT_REQUEST_VAR, 'options.requestVar');
     const used = options.usedCloudVars ?? DEFAULT_RESPONSE_VARS;
     if (!Array.isArray(used)) throw new TypeError('options.usedCloudVars must be an array of variable names');
     if (used.length === 0) throw new RangeError('options.usedCloudVars must name at least one variable');
-    const names = used.map((name: unknown, i) => checkVarName(name, `options.usedCloudVars[${i}]`));
+    const names = used.map((name: unknown, i) => checkName(name, `options.usedCloudVars[${i}]`));
     const seen = new Set<string>();
     for (const name of names) {
       if (name === this.requestVar) {
@@ -233,17 +240,18 @@ export class CloudRequests extends TypedEmitter<CloudRequestsEventMap> {
       seen.add(name);
     }
     this.usedCloudVars = Object.freeze(names);
-    this.lossless = flag(options.lossless, false, 'options.lossless');
+    this.lossless = assertBoolean(options.lossless ?? false, 'options.lossless');
     this.#encoding = { lossless: this.lossless };
-    this.handlerTimeout = seconds(options.handlerTimeout, 8, 'options.handlerTimeout');
-    this.lookupRequester = flag(
-      options.lookupRequester,
-      cloud.isPlatform === true,
+    this.handlerTimeout = assertSeconds(options.handlerTimeout ?? 8, 'options.handlerTimeout');
+    this.lookupRequester = assertBoolean(
+      options.lookupRequester ?? cloud.isPlatform === true,
       'options.lookupRequester',
     );
-    const requesterTimeout = seconds(options.requesterTimeout, 2, 'options.requesterTimeout');
+    const requesterTimeout = assertSeconds(options.requesterTimeout ?? 2, 'options.requesterTimeout');
     this.#lookup = this.lookupRequester
-      ? new RequesterLookup((limit) => cloud.logs({ limit }), { timeoutMs: requesterTimeout * 1000 })
+      ? new RequesterLookup((limit) => cloud.logs({ limit }), {
+          timeoutMs: Math.min(Math.round(requesterTimeout * 1000), MAX_TIMER_MS),
+        })
       : null;
     this.#assembler = new RequestAssembler({ memory: options.memory, maxDigits: options.maxRequestDigits });
     const limit = cloud.lengthLimit;
@@ -409,7 +417,13 @@ export class CloudRequests extends TypedEmitter<CloudRequestsEventMap> {
           cause,
         );
       }
-      const requester = this.#lookup === null ? null : await this.#lookup.find(this.requestVar, lastValue);
+      // One deadline from the arrival: the lookup may use part of it, the handler gets the rest.
+      const deadline =
+        this.handlerTimeout === 0 ? Number.POSITIVE_INFINITY : arrivedAt + this.handlerTimeout * 1000;
+      const requester =
+        this.#lookup === null
+          ? null
+          : await this.#lookup.find(this.requestVar, lastValue, deadline - performance.now());
       const ctx: RequestContext = Object.freeze({
         name,
         args: Object.freeze([...args]),
@@ -429,7 +443,7 @@ export class CloudRequests extends TypedEmitter<CloudRequestsEventMap> {
         );
         return;
       }
-      const value = await this.#runHandler(handler, args, ctx);
+      const value = await this.#runHandler(handler, args, ctx, deadline);
       let response: EncodedResponse;
       let packets: string[];
       try {
@@ -450,7 +464,13 @@ export class CloudRequests extends TypedEmitter<CloudRequestsEventMap> {
     }
   }
 
-  async #runHandler(handler: RequestHandler, args: string[], ctx: RequestContext): Promise<unknown> {
+  /** Runs a handler until `deadline` (a `performance.now()` time; infinite: no limit). */
+  async #runHandler(
+    handler: RequestHandler,
+    args: string[],
+    ctx: RequestContext,
+    deadline: number,
+  ): Promise<unknown> {
     const run = (async () => handler([...args], ctx))();
     const described = `request ${JSON.stringify(ctx.name)} (rid ${ctx.requestId})`;
     const failed = (cause: unknown) =>
@@ -461,7 +481,7 @@ export class CloudRequests extends TypedEmitter<CloudRequestsEventMap> {
         ctx.name,
         cause,
       );
-    if (this.handlerTimeout === 0) return run.catch((cause) => Promise.reject(failed(cause)));
+    if (deadline === Number.POSITIVE_INFINITY) return run.catch((cause) => Promise.reject(failed(cause)));
     let timer: ReturnType<typeof setTimeout> | undefined;
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(
@@ -474,7 +494,7 @@ export class CloudRequests extends TypedEmitter<CloudRequestsEventMap> {
               ctx.name,
             ),
           ),
-        this.handlerTimeout * 1000,
+        Math.min(Math.max(0, deadline - performance.now()), MAX_TIMER_MS),
       );
     });
     try {
@@ -557,42 +577,4 @@ export class CloudRequests extends TypedEmitter<CloudRequestsEventMap> {
     }
     return null;
   }
-}
-
-function checkVarName(name: unknown, argument: string): string {
-  if (typeof name !== 'string') throw new TypeError(`${argument} must be a string, got ${typeof name}`);
-  const bare = name.startsWith(CLOUD_PREFIX) ? name.slice(CLOUD_PREFIX.length) : name;
-  if (bare.length === 0)
-    throw new RangeError(`${argument} must not be empty (the "☁ " prefix is added for you)`);
-  if (hasControlCharacter(bare))
-    throw new RangeError(`${argument} must not contain line breaks or control characters`);
-  return bare;
-}
-
-function hasControlCharacter(text: string): boolean {
-  for (let i = 0; i < text.length; i++) {
-    const unit = text.charCodeAt(i);
-    if (unit < 0x20 || unit === 0x7f) return true;
-  }
-  return false;
-}
-
-function flag(value: unknown, fallback: boolean, name: string): boolean {
-  if (value === undefined) return fallback;
-  if (typeof value !== 'boolean') throw new TypeError(`${name} must be a boolean, got ${typeof value}`);
-  return value;
-}
-
-function seconds(value: unknown, fallback: number, name: string): number {
-  if (value === undefined) return fallback;
-  if (typeof value !== 'number' || Number.isNaN(value)) {
-    throw new TypeError(`${name} must be a number of seconds, got ${typeof value}`);
-  }
-  if (value < 0 || !Number.isFinite(value))
-    throw new RangeError(`${name} must be a finite number >= 0, got ${value}`);
-  return value;
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { assertInteger } from '../../validate.js';
 import type { RequestPiece } from './request-protocol.js';
 
 /** Bounds of a {@link RequestAssembler}. */
@@ -57,10 +58,10 @@ export class RequestAssembler {
 
   /** @throws TypeError / RangeError for a bound that is not a positive integer */
   constructor(options: RequestAssemblerOptions = {}) {
-    this.memory = bound(options.memory, 64, 'memory');
-    this.maxPending = bound(options.maxPending, 256, 'maxPending');
-    this.maxDigits = bound(options.maxDigits, 1_000_000, 'maxDigits');
-    this.staleAfterMs = bound(options.staleAfterMs, 30_000, 'staleAfterMs');
+    this.memory = assertInteger(options.memory ?? 64, 'memory', 1);
+    this.maxPending = assertInteger(options.maxPending ?? 256, 'maxPending', 1);
+    this.maxDigits = assertInteger(options.maxDigits ?? 1_000_000, 'maxDigits', 1);
+    this.staleAfterMs = assertInteger(options.staleAfterMs ?? 30_000, 'staleAfterMs', 1);
     if (options.now !== undefined && typeof options.now !== 'function') {
       throw new TypeError('now must be a function returning milliseconds');
     }
@@ -128,13 +129,4 @@ export class RequestAssembler {
       this.#pending.delete(rid);
     }
   }
-}
-
-function bound(value: unknown, fallback: number, name: string): number {
-  if (value === undefined) return fallback;
-  if (typeof value !== 'number' || !Number.isInteger(value)) {
-    throw new TypeError(`${name} must be an integer, got ${String(value)}`);
-  }
-  if (value < 1) throw new RangeError(`${name} must be at least 1, got ${value}`);
-  return value;
 }

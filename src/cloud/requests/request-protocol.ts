@@ -30,6 +30,8 @@
  * @module
  */
 import { decode, type EncodingOptions, encode, encodeList } from '../../encoding.js';
+import { describe } from '../../validate.js';
+import { numberText } from '../cloud-values.js';
 
 /** What separates the request name and its arguments in a decoded request. */
 export const ARGUMENT_SEPARATOR = '&';
@@ -168,8 +170,7 @@ export function encodeResponse(
   if (value === undefined || value === null) value = '';
   if (typeof value === 'number') {
     if (Number.isInteger(value) && value >= 0 && acceptsRaw(rid)) {
-      const digits = Number.isSafeInteger(value) ? String(value) : BigInt(value).toString();
-      return { digits, marker: MARKER_RAW };
+      return { digits: numberText(value), marker: MARKER_RAW };
     }
     return { digits: encode(String(value), options), marker: MARKER_ENCODED };
   }
@@ -181,13 +182,13 @@ export function encodeResponse(
       if (typeof item === 'string') return item;
       if (typeof item === 'number') return String(item);
       throw new TypeError(
-        `a response list may hold only strings and numbers; item ${i} is ${describeValue(item)}`,
+        `a response list may hold only strings and numbers; item ${i} is ${describe(item)}`,
       );
     });
     return { digits: encodeList(items, options), marker: MARKER_ENCODED };
   }
   throw new TypeError(
-    `a response must be a string, a number, an array of strings or nothing; got ${describeValue(value)}`,
+    `a response must be a string, a number, an array of strings or nothing; got ${describe(value)}`,
   );
 }
 
@@ -240,7 +241,7 @@ const MAX_ERROR_TEXT = 200;
  */
 export function errorText(error: unknown): string {
   const message =
-    error instanceof Error ? error.message : typeof error === 'string' ? error : describeValue(error);
+    error instanceof Error ? error.message : typeof error === 'string' ? error : describe(error);
   const line = `Error: ${message.replace(/\s+/g, ' ').trim() || 'unknown error'}`;
   return line.length > MAX_ERROR_TEXT ? `${line.slice(0, MAX_ERROR_TEXT - 3)}...` : line;
 }
@@ -253,12 +254,4 @@ export function randomRequestId(random: () => number = Math.random): string {
 /** A push id: `100000000` followed by four random digits (13 digits). */
 export function randomPushId(random: () => number = Math.random): string {
   return PUSH_ID_PREFIX + String(Math.floor(random() * 10000)).padStart(4, '0');
-}
-
-function describeValue(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
-  if (typeof value === 'object') return 'an object';
-  if (typeof value === 'string') return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
-  return `${typeof value} ${String(value)}`;
 }

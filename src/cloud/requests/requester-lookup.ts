@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { assertFunction, assertInteger, assertObject } from '../../validate.js';
 import type { CloudLogLike } from './cloud-like.js';
 
 /** Reads the newest `limit` entries of the log. */
@@ -13,11 +14,11 @@ export type LogReader = (limit: number) => PromiseLike<readonly CloudLogLike[]>;
 
 /** Options of a {@link RequesterLookup}. */
 export interface RequesterLookupOptions {
-  /** How long one lookup may take before it gives `null`, in milliseconds (default 2000). */
+  /** How long one lookup may take before it gives `null`, in whole milliseconds, >= 0 (default 2000). */
   timeoutMs?: number;
-  /** Pause between two log reads while a lookup is unmatched, in milliseconds (default 250). */
+  /** Pause between two log reads while a lookup is unmatched, in whole milliseconds, >= 1 (default 250). */
   intervalMs?: number;
-  /** Log entries read each time (default 100). */
+  /** Log entries read each time, 1-1000 (default 100). */
   limit?: number;
 }
 
@@ -36,11 +37,15 @@ export class RequesterLookup {
   readonly #waiting = new Set<Waiter>();
   #running = false;
 
+  /** @throws TypeError / RangeError for a reader that is not a function or an option out of bounds */
   constructor(read: LogReader, options: RequesterLookupOptions = {}) {
+    assertFunction(read, 'read');
+    assertObject(options, 'options');
     this.#read = read;
-    this.timeoutMs = options.timeoutMs ?? 2000;
-    this.intervalMs = options.intervalMs ?? 250;
-    this.limit = options.limit ?? 100;
+    // Checked here, not at the first lookup: NaN or -1 would silently mean "no wait" or "spin".
+    this.timeoutMs = assertInteger(options.timeoutMs ?? 2000, 'options.timeoutMs', 0, MAX_TIMER_MS);
+    this.intervalMs = assertInteger(options.intervalMs ?? 250, 'options.intervalMs', 1, MAX_TIMER_MS);
+    this.limit = assertInteger(options.limit ?? 100, 'options.limit', 1, MAX_LIMIT);
   }
 
   /** Lookups under way. */
@@ -48,13 +53,17 @@ export class RequesterLookup {
     return this.#waiting.size;
   }
 
-  /** The user who set `variable` (name without `☁ `) to `value` most recently, or `null` when not found in time. */
-  find(variable: string, value: string): Promise<string | null> {
+  /**
+   * The user who set `variable` (name without `☁ `) to `value` most recently, or `null` when not
+   * found within `timeoutMs`, or within `withinMs` when that is shorter (a request's deadline).
+   */
+  find(variable: string, value: string, withinMs = Number.POSITIVE_INFINITY): Promise<string | null> {
+    const wait = Math.max(0, Math.min(this.timeoutMs, withinMs));
     return new Promise((resolve) => {
       const waiter: Waiter = {
         key: keyOf(variable, value),
         resolve,
-        timer: setTimeout(() => this.#settle(waiter, null), this.timeoutMs),
+        timer: setTimeout(() => this.#settle(waiter, null), wait),
       };
       this.#waiting.add(waiter);
       if (!this.#running) void this.#loop();
@@ -99,6 +108,11 @@ export class RequesterLookup {
     }
   }
 }
+
+/** Most entries one read may ask for (the log serves 100 a request; more means several). */
+const MAX_LIMIT = 1000;
+/** The longest delay `setTimeout` takes (a longer one would fire at once). */
+const MAX_TIMER_MS = 2 ** 31 - 1;
 
 function keyOf(name: string, value: string): string {
   return `${name}\u0000${value}`;

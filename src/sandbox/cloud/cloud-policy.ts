@@ -7,6 +7,7 @@ import {
   ALTERNATE_LENGTH_LIMIT,
   CLOUD_PREFIX,
   isNumericValue,
+  numberText,
   PLATFORM_LENGTH_LIMIT,
 } from '../../cloud/cloud-values.js';
 
@@ -79,7 +80,7 @@ export function acceptsValue(policy: CloudPolicy, value: unknown): value is stri
   let text: string;
   if (typeof value === 'number') {
     if (!Number.isFinite(value)) return false;
-    text = String(value);
+    text = numberText(value); // as the client writes numbers: never in exponent form
   } else if (typeof value === 'string') {
     text = value;
   } else {

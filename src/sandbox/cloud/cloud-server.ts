@@ -6,6 +6,10 @@
  * one frame right after it; sets forwarded to the project's other connections, never echoed;
  * invalid values dropped silently; malformed frames closed with 4000 without touching any other
  * connection. Sandbox choices where the wire is silent are documented next to each constant.
+ *
+ * Shutting down (`close()`, code 1001) is graceful: frames a client sent before it saw our close
+ * are still applied (they are data it sent in good faith); only frames after a close for a
+ * protocol violation or a rate limit are ignored.
  */
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
@@ -19,6 +23,8 @@ import {
   CLOSE_PROTOCOL_ERROR,
 } from '../../cloud/close-codes.js';
 import { hasControlCharacters } from '../../cloud/cloud-values.js';
+import { SESSION_COOKIE } from '../../cookies.js';
+import { isUsername } from '../../validate.js';
 import { parseCookies } from '../http-utils.js';
 import { type ClientMessage, parseClientFrame } from './client-messages.js';
 import {
@@ -31,6 +37,7 @@ import {
 } from './cloud-policy.js';
 import { type CloudChange, type CloudLogRecord, CloudState } from './cloud-state.js';
 import { TokenBucket } from './token-bucket.js';
+import { refuseUpgrade, upgradeProblem } from './upgrade-refusal.js';
 import { isIdentifyingUserAgent } from './user-agent-rule.js';
 
 /** What the cloud server needs from the sandbox around it. */
@@ -41,7 +48,10 @@ export interface CloudServerDeps {
   projectExists(projectId: number): boolean;
   /** The platform's values and logs (default: empty). */
   state?: CloudState;
-  /** The alternate server's values (default: empty; it has no logs endpoint). */
+  /**
+   * The alternate server's values (default: empty, no log since it has no logs endpoint, and at
+   * most {@link ALTERNATE_IDLE_PROJECTS} projects kept once their last connection left).
+   */
   alternateState?: CloudState;
   /** Milliseconds since the epoch, for log timestamps (default `Date.now`). */
   clock?: () => number;
@@ -68,8 +78,11 @@ export interface LogsAnswer {
 
 /** The logs endpoint's cap on `limit`, and its default when none is given (the real default is unknown). */
 export const LOGS_MAX_LIMIT = 100;
-/** The platform's usernames: letters, digits, `_` and `-`, at most 20. */
-const USERNAME = /^[A-Za-z0-9_-]{1,20}$/;
+/**
+ * Alternate projects whose last connection left that keep their values (the least recently left
+ * beyond it are dropped): any client may name any project there, so their number must be bounded.
+ */
+export const ALTERNATE_IDLE_PROJECTS = 32;
 /** Platform project ids are numbers; the alternate server takes any short token. */
 const PLATFORM_PROJECT_ID = /^\d{1,15}$/;
 const ALTERNATE_PROJECT_ID = /^\S{1,100}$/;
@@ -77,7 +90,6 @@ const ALTERNATE_PROJECT_ID = /^\S{1,100}$/;
 const MAX_PAYLOAD = 1024 * 1024;
 /** A receiver this far behind is dropped with 4003 instead of growing the server's memory. */
 const MAX_BUFFERED = 16 * 1024 * 1024;
-const SESSION_COOKIE = 'scratchsessionsid';
 const OPEN = 1;
 
 interface Client {
@@ -90,8 +102,10 @@ interface Client {
   user: string | null;
   projectId: string | null;
   room: Set<Client> | null;
-  /** We closed it: ignore whatever it still sends. */
+  /** We closed it: ignore whatever it still sends (unless `draining`). */
   closing: boolean;
+  /** Closed by a shutdown (1001): its sets are still applied until its close arrives. */
+  draining: boolean;
 }
 
 /** The cloud server of one sandbox. Create it with {@link attachCloudServer}. */
@@ -122,13 +136,18 @@ export class CloudServer {
   constructor(deps: CloudServerDeps, options: CloudServerOptions = {}) {
     this.#deps = deps;
     this.state = deps.state ?? new CloudState();
-    this.alternateState = deps.alternateState ?? new CloudState();
+    this.alternateState =
+      deps.alternateState ?? new CloudState({ recordLog: false, maxIdleProjects: ALTERNATE_IDLE_PROJECTS });
     this.#clock = deps.clock ?? Date.now;
     this.platformPath = options.platformPath ?? '/clouddata';
     this.alternatePath = options.alternatePath ?? '/clouddata-alt';
     this.#platform = platformPolicy(options.platformRateLimit);
     this.#alternate = alternatePolicy(options.alternateRateLimit);
     this.#closeTimeout = options.closeTimeout ?? 2000;
+    // Whatever else `ws` refuses (a malformed Sec-WebSocket-Protocol header, ...): JSON too.
+    this.#wss.on('wsClientError', (error, socket) =>
+      refuseUpgrade(socket, { status: 400, code: 'BadRequest', message: error.message }),
+    );
   }
 
   /** Open connections (handshaken or not). */
@@ -200,7 +219,7 @@ export class CloudServer {
   }
 
   async #stop(): Promise<void> {
-    this.#server?.off('upgrade', this.#onUpgrade);
+    // The upgrade handler stays until the end, so upgrades meanwhile get a clear 503.
     const clients = [...this.#clients];
     const closed = clients.map(
       (client) =>
@@ -209,7 +228,7 @@ export class CloudServer {
           else client.ws.once('close', () => resolve());
         }),
     );
-    for (const client of clients) this.#close(client, 1001, 'the server is shutting down');
+    for (const client of clients) this.#close(client, 1001, 'the server is shutting down', true);
     let timer: ReturnType<typeof setTimeout> | undefined;
     await Promise.race([
       Promise.all(closed),
@@ -222,6 +241,7 @@ export class CloudServer {
     this.#clients.clear();
     this.#rooms.clear();
     this.#wss.close();
+    this.#server?.off('upgrade', this.#onUpgrade);
   }
 
   readonly #onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer): void => {
@@ -230,11 +250,26 @@ export class CloudServer {
       path === this.platformPath ? this.#platform : path === this.alternatePath ? this.#alternate : null;
     if (!policy) {
       // Another upgrade handler may want it; with none, say so instead of leaving the socket hanging.
-      if ((this.#server?.listenerCount('upgrade') ?? 0) <= 1) refuseUpgrade(socket, 404, 'Not Found');
+      if ((this.#server?.listenerCount('upgrade') ?? 0) <= 1) {
+        refuseUpgrade(socket, {
+          status: 404,
+          code: 'NotFound',
+          message: `no WebSocket endpoint here: the cloud is at ${this.platformPath} and ${this.alternatePath}`,
+        });
+      }
       return;
     }
     if (this.#stopping) {
-      refuseUpgrade(socket, 503, 'Service Unavailable');
+      refuseUpgrade(socket, {
+        status: 503,
+        code: 'ServiceUnavailable',
+        message: 'the cloud server is shutting down',
+      });
+      return;
+    }
+    const problem = upgradeProblem(req);
+    if (problem) {
+      refuseUpgrade(socket, problem);
       return;
     }
     this.#wss.handleUpgrade(req, socket, head, (ws) => this.#accept(ws, req, policy));
@@ -251,12 +286,13 @@ export class CloudServer {
       projectId: null,
       room: null,
       closing: false,
+      draining: false,
     };
     this.#clients.add(client);
     ws.on('error', () => undefined); // a broken socket closes; nothing else to do
     ws.on('close', () => this.#forget(client));
     if (this.#stopping) {
-      this.#close(client, 1001, 'the server is shutting down');
+      this.#close(client, 1001, 'the server is shutting down', true);
       return;
     }
     if (policy.refusesPlatformCookie && client.cookies.has(SESSION_COOKIE)) {
@@ -271,6 +307,10 @@ export class CloudServer {
   }
 
   #onFrame(client: Client, data: RawData, isBinary: boolean): void {
+    if (client.draining) {
+      this.#drain(client, data, isBinary);
+      return;
+    }
     if (client.closing) return;
     if (isBinary) {
       this.#close(client, CLOSE_PROTOCOL_ERROR, 'binary frames are not accepted');
@@ -294,7 +334,7 @@ export class CloudServer {
       this.#close(client, CLOSE_PROTOCOL_ERROR, 'handshake first');
       return;
     }
-    if (message.projectId !== client.projectId || message.user.toLowerCase() !== client.user!.toLowerCase()) {
+    if (!this.#isOwn(client, message)) {
       this.#close(client, CLOSE_PROTOCOL_ERROR, 'a message for another user or project');
       return;
     }
@@ -308,6 +348,37 @@ export class CloudServer {
       return;
     }
     this.#change(client, message);
+  }
+
+  /**
+   * A frame from a client the server is leaving (1001): it was sent before the client saw our
+   * close, so a valid change is still applied. Anything else is dropped without more closes.
+   */
+  #drain(client: Client, data: RawData, isBinary: boolean): void {
+    if (isBinary || client.projectId === null) return;
+    const parsed = parseClientFrame(rawText(data));
+    if (!parsed.ok || parsed.message.method === 'handshake') return;
+    if (!this.#isOwn(client, parsed.message)) return;
+    if (client.bucket && !client.bucket.take()) return;
+    this.#change(client, parsed.message);
+  }
+
+  /** Whether a message after the handshake carries the handshake's user and project. */
+  #isOwn(client: Client, message: ClientMessage): boolean {
+    return (
+      this.#projectKey(client.policy, message.projectId) === client.projectId &&
+      message.user.toLowerCase() === client.user!.toLowerCase()
+    );
+  }
+
+  /**
+   * The key a project id is kept under: on the platform, digits without leading zeros (`"0042"`
+   * and `42` name project 42, as `/logs` reads it); on the alternate server, the id as sent.
+   */
+  #projectKey(policy: CloudPolicy, projectId: string): string {
+    return policy.kind === 'platform' && PLATFORM_PROJECT_ID.test(projectId)
+      ? String(Number(projectId))
+      : projectId;
   }
 
   #handshake(client: Client, message: ClientMessage): void {
@@ -324,11 +395,11 @@ export class CloudServer {
         return;
       }
       user = owner;
-    } else if (!USERNAME.test(user)) {
+    } else if (!isUsername(user)) {
       this.#close(client, CLOSE_BAD_USERNAME, 'invalid username');
       return;
     }
-    const projectId = message.projectId;
+    const projectId = this.#projectKey(client.policy, message.projectId);
     const known =
       client.policy.kind === 'platform'
         ? PLATFORM_PROJECT_ID.test(projectId) && this.#deps.projectExists(Number(projectId))
@@ -344,6 +415,7 @@ export class CloudServer {
     if (!room) {
       room = new Set();
       this.#rooms.set(key, room);
+      client.state.markActive(projectId);
     }
     room.add(client);
     client.room = room;
@@ -388,10 +460,13 @@ export class CloudServer {
     }
   }
 
-  #close(client: Client, code: number, reason: string): void {
+  /** Closes a client; `drain` (a shutdown) keeps applying what it sent before it saw the close. */
+  #close(client: Client, code: number, reason: string, drain = false): void {
     if (client.closing) return;
     client.closing = true;
-    client.room?.delete(client);
+    client.draining = drain;
+    // Still in its room while draining: its changes are applied and forwarded like any other.
+    if (!drain) this.#leaveRoom(client);
     try {
       client.ws.close(code, reason);
     } catch {
@@ -401,11 +476,18 @@ export class CloudServer {
 
   #forget(client: Client): void {
     client.closing = true;
+    client.draining = false;
     this.#clients.delete(client);
+    this.#leaveRoom(client);
+  }
+
+  /** Takes a client out of its room; the room goes when it empties, and its project turns idle. */
+  #leaveRoom(client: Client): void {
     const room = client.room;
-    if (!room) return;
-    room.delete(client);
-    if (room.size === 0) this.#rooms.delete(`${client.policy.kind}:${client.projectId}`);
+    if (!room?.delete(client) || room.size > 0) return;
+    const key = `${client.policy.kind}:${client.projectId}`;
+    if (this.#rooms.get(key) === room) this.#rooms.delete(key);
+    client.state.markIdle(client.projectId!);
   }
 }
 
@@ -416,15 +498,6 @@ export function attachCloudServer(
   options: CloudServerOptions = {},
 ): CloudServer {
   return new CloudServer(deps, options).attach(server);
-}
-
-function refuseUpgrade(socket: Duplex, status: number, text: string): void {
-  if (!socket.writable) {
-    socket.destroy();
-    return;
-  }
-  socket.once('finish', () => socket.destroy());
-  socket.end(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
 }
 
 function rawText(data: RawData): string {

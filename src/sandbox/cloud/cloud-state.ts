@@ -19,6 +19,16 @@ export interface CloudStateOptions {
   maxVariables?: number;
   /** Log entries kept per project; the oldest go first (default 100 000). */
   maxLogEntries?: number;
+  /**
+   * False keeps no log at all (default true): for a server without a logs endpoint, where a log
+   * would only grow.
+   */
+  recordLog?: boolean;
+  /**
+   * Projects kept once no connection uses them (see {@link CloudState.markIdle}); past it the
+   * least recently left one is dropped, values and all (default: no limit).
+   */
+  maxIdleProjects?: number;
 }
 
 /** One project's values and log. */
@@ -32,11 +42,17 @@ export class CloudProject {
 export class CloudState {
   readonly maxVariables: number;
   readonly maxLogEntries: number;
+  readonly recordLog: boolean;
+  readonly maxIdleProjects: number;
   readonly #projects = new Map<string, CloudProject>();
+  /** Projects no connection uses, least recently left first. */
+  readonly #idle = new Set<string>();
 
   constructor(options: CloudStateOptions = {}) {
     this.maxVariables = options.maxVariables ?? 128;
     this.maxLogEntries = options.maxLogEntries ?? 100_000;
+    this.recordLog = options.recordLog ?? true;
+    this.maxIdleProjects = options.maxIdleProjects ?? Number.POSITIVE_INFINITY;
   }
 
   /** A project's state, created empty on first use. */
@@ -57,6 +73,27 @@ export class CloudState {
   /** Project ids with state. */
   projectIds(): string[] {
     return [...this.#projects.keys()];
+  }
+
+  /** A connection uses the project again: it is no longer a candidate for dropping. */
+  markActive(id: string): void {
+    this.#idle.delete(id);
+  }
+
+  /**
+   * The last connection of a project left. Its state is kept, but only the `maxIdleProjects`
+   * most recently left projects are: older idle ones are dropped, values and log.
+   */
+  markIdle(id: string): void {
+    // Without a cap nothing is ever dropped: no need to track anything.
+    if (this.maxIdleProjects === Number.POSITIVE_INFINITY || !this.#projects.has(id)) return;
+    this.#idle.delete(id);
+    this.#idle.add(id);
+    while (this.#idle.size > this.maxIdleProjects) {
+      const oldest = this.#idle.values().next().value!;
+      this.#idle.delete(oldest);
+      this.#projects.delete(oldest);
+    }
   }
 
   /**
@@ -96,8 +133,9 @@ export class CloudState {
     return true;
   }
 
-  /** Appends a log entry as is (the seed uses it for history). */
+  /** Appends a log entry as is (the seed uses it for history); nothing when `recordLog` is false. */
   record(projectId: string, entry: CloudLogRecord): void {
+    if (!this.recordLog) return;
     const { log } = this.project(projectId);
     log.push(entry);
     // Trim in chunks so a full log does not shift its array on every entry.

@@ -17,12 +17,19 @@
  *   it or an `@name` / mail address; a bare URL does not count (library UAs carry their homepage).
  * - Handshake: on the platform the `scratchsessionsid` cookie must belong to the handshake's user
  *   (compared without case), else 4002; the project must be a project of the store, else 4004.
- *   On the alternate server any username of 1-20 letters, digits, `_` or `-`, and any project id
- *   of 1-100 visible characters. The values frame after a handshake is sent even when empty.
+ *   Platform project ids are numbers: `"0042"`, `"42"` and `42` name the same project (its values,
+ *   room and log), and later messages are compared the same way. On the alternate server any
+ *   username the platform allows, and any project id of 1-100 visible characters, taken as is.
+ *   The values frame after a handshake is sent even when empty.
+ * - The alternate endpoint keeps no log (it has no logs endpoint), and keeps the values of at most
+ *   32 projects whose last connection left (the least recently left beyond that are dropped).
  * - Sets after the handshake must carry its user and project id (else 4000). Creates are
  *   forwarded as sets; deletes and renames are not forwarded (clients only know `set`). At most
  *   128 variables per project: sets of more are dropped like invalid values.
  * - `close()` sends 1001 to every client, waits up to 2 s for their answers, then cuts them off.
+ *   Sets that arrive in between (sent before the client saw the close) are still applied.
+ * - Upgrades that are refused (another path 404, during `close()` 503, a request `ws` would refuse
+ *   400 or 405) are answered `{"code","message"}` as JSON, like every other error of the sandbox.
  */
 
 export {
@@ -35,6 +42,7 @@ export {
 } from './cloud-policy.js';
 export { GAME_VARIABLES, type GameSeedOptions, seedGameHistory, seedSimpleProject } from './cloud-seed.js';
 export {
+  ALTERNATE_IDLE_PROJECTS,
   attachCloudServer,
   CloudServer,
   type CloudServerDeps,
