@@ -13,6 +13,9 @@ fi
 bash test/support/install-system-deps.sh
 echo "› building"
 npm run --silent build
+echo "› lint and types"
+npx biome check . >/dev/null || npx biome check .
+npx tsc -p test/tsconfig.json --noEmit
 
 mkdir -p test/.tmp
 status=0
