@@ -23,12 +23,17 @@ async function sandbox(args: string[]): Promise<void> {
   const { values } = parseArgs({
     args,
     options: {
+      help: { type: 'boolean', short: 'h' },
       port: { type: 'string' },
       host: { type: 'string' },
       latency: { type: 'string' },
       seed: { type: 'string' },
     },
   });
+  if (values.help) {
+    process.stdout.write(HELP);
+    return;
+  }
   const number = (name: string, text: string | undefined) => {
     if (text === undefined) return undefined;
     const value = Number(text);

@@ -52,3 +52,13 @@ describe('scratchlab sandbox', () => {
     expect(help.stdout).toMatch(/Usage: scratchlab <command>/);
   });
 });
+
+describe('the built command', () => {
+  it('is executable, so npx and npm bin links can run it directly', async () => {
+    const { statSync } = await import('node:fs');
+    expect(statSync(cli).mode & 0o111).not.toBe(0);
+    const help = await run(['sandbox', '--help']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('--latency MS');
+  });
+});
