@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { checkAsset } from '../project/assets.js';
 import { unzip } from '../project/zip.js';
 
-/** The real Scratch 3 projects shipped in `./fixtures/` (see /work/shared/fixtures/SOURCE.md). */
+/** The real Scratch 3 projects shipped in `./fixtures/` (provenance in `./fixtures/SOURCE.md`). */
 export const FIXTURE_NAMES = ['cloud_variables_simple', 'monitored_variables'] as const;
 export type FixtureName = (typeof FIXTURE_NAMES)[number];
 
