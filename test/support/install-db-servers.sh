@@ -15,18 +15,5 @@ if ! command -v mariadbd >/dev/null && [ ! -x /usr/sbin/mariadbd ]; then
   missing+=(mariadb-server)
 fi
 
-if [ "${1:-}" = "--missing" ]; then
-  for pkg in "${missing[@]}"; do echo "$pkg"; done
-  exit 0
-fi
-if [ ${#missing[@]} -eq 0 ]; then
-  echo "install-db-servers: postgresql and mariadb-server are already installed" >&2
-  exit 0
-fi
-
-sudo=()
-if [ "$(id -u)" -ne 0 ]; then sudo=(sudo); fi
-echo "install-db-servers: installing ${missing[*]}" >&2
-export DEBIAN_FRONTEND=noninteractive
-"${sudo[@]}" apt-get update -qq
-"${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
+source "$(dirname "$0")/apt.sh"
+report_or_install install-db-servers "${1:-}" "${missing[@]}"

@@ -15,18 +15,5 @@ if ! /usr/bin/python3 -c 'import jupyter_client' 2>/dev/null; then missing+=(jup
 if ! /usr/bin/python3 -c 'import nbclient' 2>/dev/null; then missing+=(python3-nbclient); fi
 if [ ! -x /usr/bin/chromium ]; then missing+=(chromium); fi
 
-if [ "${1:-}" = "--missing" ]; then
-  for pkg in "${missing[@]}"; do echo "$pkg"; done
-  exit 0
-fi
-if [ ${#missing[@]} -eq 0 ]; then
-  echo "install-jupyter: jupyter-nbconvert, jupyter-client, python3-nbclient and chromium are already installed" >&2
-  exit 0
-fi
-
-sudo=()
-if [ "$(id -u)" -ne 0 ]; then sudo=(sudo); fi
-echo "install-jupyter: installing ${missing[*]}" >&2
-export DEBIAN_FRONTEND=noninteractive
-"${sudo[@]}" apt-get update -qq
-"${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
+source "$(dirname "$0")/apt.sh"
+report_or_install install-jupyter "${1:-}" "${missing[@]}"

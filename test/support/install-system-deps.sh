@@ -10,7 +10,6 @@ for script in test/support/install-*.sh; do
 done
 if [ "${#need[@]}" -gt 0 ]; then
   echo "› installing Debian packages: ${need[*]}"
-  if [ "$(id -u)" -ne 0 ]; then SUDO=sudo; else SUDO=; fi
-  $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
+  source test/support/apt.sh
+  apt_install "${need[@]}"
 fi
