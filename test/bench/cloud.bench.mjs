@@ -15,6 +15,19 @@ const RECEIVERS = 10;
 const MESSAGES = 20_000;
 
 /** Opens a raw socket, optionally handshakes, and resolves once the server has answered it. */
+/**
+ * The demo user logged in on `sandbox`, with what a raw `ws` client needs to join its cloud game:
+ * the session cookie (quoted, as the jar keeps it), the project id and the handshake.
+ */
+async function rawLogin(sandbox) {
+  const account = sandbox.accounts[0];
+  const session = await Session.login(account.username, account.password, { hosts: sandbox.hosts });
+  const cookie = `scratchsessionsid=${session.http.cookie(sandbox.hosts.site, 'scratchsessionsid')}`;
+  const projectId = String(sandbox.cloudProjectId);
+  const handshake = { method: 'handshake', user: session.username, project_id: projectId };
+  return { session, cookie, projectId, handshake };
+}
+
 async function rawClient(url, headers, handshake) {
   const ws = new WebSocket(url, { headers, perMessageDeflate: false });
   await new Promise((resolve, reject) => {
@@ -95,11 +108,7 @@ async function fanOutBench() {
   const sandbox = await startSandbox({ cloudRateLimits: false });
   const bare = await bareBroadcast();
   try {
-    const account = sandbox.accounts[0];
-    const session = await Session.login(account.username, account.password, { hosts: sandbox.hosts });
-    const cookie = `scratchsessionsid="${session.http.cookie(sandbox.hosts.site, 'scratchsessionsid').replace(/"/g, '')}"`;
-    const projectId = String(sandbox.cloudProjectId);
-    const handshake = { method: 'handshake', user: session.username, project_id: projectId };
+    const { session, cookie, projectId, handshake } = await rawLogin(sandbox);
     // Warm both paths once, then take the best of three runs each.
     await fanOut(sandbox.hosts.cloudWs, { Cookie: cookie }, handshake, session.username, projectId);
     await fanOut(bare.url, {}, null, 'bench', projectId);
@@ -137,11 +146,7 @@ async function pacingBench() {
   const sandbox = await startSandbox();
   let ok = true;
   try {
-    const account = sandbox.accounts[0];
-    const session = await Session.login(account.username, account.password, { hosts: sandbox.hosts });
-    const cookie = `scratchsessionsid="${session.http.cookie(sandbox.hosts.site, 'scratchsessionsid').replace(/"/g, '')}"`;
-    const projectId = String(sandbox.cloudProjectId);
-    const handshake = { method: 'handshake', user: session.username, project_id: projectId };
+    const { session, cookie, handshake } = await rawLogin(sandbox);
     const listener = await rawClient(sandbox.hosts.cloudWs, { Cookie: cookie }, handshake);
     const times = arrivals(listener, '☁ paced');
     // The client's own socket class, with a stamp taken as each set frame is written.
@@ -186,15 +191,8 @@ async function pacingBench() {
 
   const open = await startSandbox({ cloudRateLimits: false });
   try {
-    const account = open.accounts[0];
-    const session = await Session.login(account.username, account.password, { hosts: open.hosts });
-    const cookie = `scratchsessionsid="${session.http.cookie(open.hosts.site, 'scratchsessionsid').replace(/"/g, '')}"`;
-    const projectId = String(open.cloudProjectId);
-    const listener = await rawClient(
-      open.hosts.cloudWs,
-      { Cookie: cookie },
-      { method: 'handshake', user: session.username, project_id: projectId },
-    );
+    const { session, cookie, handshake } = await rawLogin(open);
+    const listener = await rawClient(open.hosts.cloudWs, { Cookie: cookie }, handshake);
     const total = 20_000;
     const received = countArrivals([listener], total);
     const cloud = session.cloud(open.cloudProjectId, { rateLimit: 0 });
