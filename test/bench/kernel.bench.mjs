@@ -5,38 +5,16 @@
 // (b) `plot` of 100,000 cloud log entries: the whole bundle (spec, SVG rendered in Node, summary),
 //     once vega is loaded (target: well under a second, i.e. < 1,000 ms), and the first call's time.
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { plotBundle } from '../../dist/kernel/helpers.js';
+import { jupyterHome } from '../support/jupyter-home.mjs';
 import { best, fmt, time } from './lib.mjs';
 
 const run = promisify(execFile);
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-
-/** A Jupyter home under test/.tmp, so nothing touches the user's. */
-function jupyterHome() {
-  const base = join(ROOT, 'test', '.tmp');
-  mkdirSync(base, { recursive: true });
-  const dir = mkdtempSync(join(base, 'bench-kernel-'));
-  const sub = (name) => {
-    const path = join(dir, name);
-    mkdirSync(path, { recursive: true });
-    return path;
-  };
-  const env = {
-    PATH: process.env.PATH,
-    LANG: 'C.UTF-8',
-    HOME: sub('home'),
-    JUPYTER_DATA_DIR: sub('data'),
-    JUPYTER_CONFIG_DIR: sub('config'),
-    JUPYTER_RUNTIME_DIR: sub('runtime'),
-    XDG_CONFIG_HOME: sub('xdg-config'),
-    XDG_DATA_HOME: sub('xdg-data'),
-  };
-  return { dir, env };
-}
 
 function trivialNotebook(path) {
   const notebook = {
@@ -79,7 +57,7 @@ async function kernelStartup() {
     console.log('  (a) skipped: Jupyter is not installed (bash test/support/install-jupyter.sh)');
     return false;
   }
-  const home = jupyterHome();
+  const home = jupyterHome('bench');
   try {
     await run(process.execPath, [join(ROOT, 'dist', 'cli.js'), 'kernel', 'install'], { env: home.env });
     // Plain tslab, started as `tslab install` would (its kernel.json), from this project's copy.

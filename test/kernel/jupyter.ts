@@ -4,9 +4,12 @@
  * installed there with `scratchlab kernel install`, and nbconvert / Chromium wrappers.
  */
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
+import type { JupyterHome } from '../support/jupyter-home.mjs';
+
+export { type JupyterHome, jupyterHome } from '../support/jupyter-home.mjs';
 
 const run = promisify(execFile);
 
@@ -17,42 +20,6 @@ export const CLI = join(ROOT, 'dist', 'cli.js');
 /** Whether the Debian tools the kernel tests drive are installed (test/support/install-jupyter.sh). */
 export const hasJupyter = existsSync('/usr/bin/jupyter-nbconvert');
 export const hasChromium = existsSync('/usr/bin/chromium');
-
-/** A throw-away Jupyter home under test/.tmp. */
-export interface JupyterHome {
-  dir: string;
-  env: Record<string, string>;
-}
-
-/**
- * A fresh home in `test/.tmp/kernel/<name>`: emptied when a run starts, left after it (for a look at
- * the executed notebooks, HTML and screenshots), so runs never pile up.
- */
-export function jupyterHome(name: string): JupyterHome {
-  const dir = join(ROOT, 'test', '.tmp', 'kernel', name);
-  rmSync(dir, { recursive: true, force: true });
-  mkdirSync(dir, { recursive: true });
-  const sub = (x: string) => {
-    const path = join(dir, x);
-    mkdirSync(path, { recursive: true });
-    return path;
-  };
-  const env: Record<string, string> = {
-    PATH: process.env.PATH ?? '/usr/bin:/bin',
-    LANG: 'C.UTF-8',
-    HOME: sub('home'),
-    JUPYTER_DATA_DIR: sub('data'),
-    JUPYTER_CONFIG_DIR: sub('config'),
-    JUPYTER_RUNTIME_DIR: sub('runtime'),
-    XDG_CONFIG_HOME: sub('xdg-config'),
-    XDG_DATA_HOME: sub('xdg-data'),
-    XDG_STATE_HOME: sub('xdg-state'),
-    XDG_CACHE_HOME: sub('xdg-cache'),
-    // Debian's Jupyter runs on the system Python, whatever `python3` on PATH is.
-    PYTHONNOUSERSITE: '1',
-  };
-  return { dir, env };
-}
 
 /** `scratchlab kernel install` into the home's data folder. */
 export async function installKernels(home: JupyterHome, ...args: string[]): Promise<string> {
