@@ -13,9 +13,12 @@ export function assertNonEmptyString(value: unknown, name: string): asserts valu
 }
 
 /** Usernames on the platform: up to 20 letters, digits, `_` and `-` (some old accounts are shorter than 3). */
+const USERNAME = /^[A-Za-z0-9_-]{1,20}$/;
+
+/** Checks a username against the platform's rule. */
 export function assertUsername(value: unknown, name = 'username'): asserts value is string {
   assertNonEmptyString(value, name);
-  if (!/^[A-Za-z0-9_-]{1,20}$/.test(value)) {
+  if (!USERNAME.test(value)) {
     throw new RangeError(`${name} is not a valid Scratch username: ${JSON.stringify(value)}`);
   }
 }
@@ -110,11 +113,6 @@ export function assertBoolean(value: unknown, name: string): boolean {
 }
 
 /** True for a platform username: the rule of {@link assertUsername}, as a test (for servers that refuse instead of throwing). */
-export function isUsername(value: unknown): boolean {
-  try {
-    assertUsername(value);
-    return true;
-  } catch {
-    return false;
-  }
+export function isUsername(value: unknown): value is string {
+  return typeof value === 'string' && USERNAME.test(value);
 }
