@@ -6,9 +6,9 @@ cd "$(dirname "$0")/.."
 
 if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
   echo "› installing npm packages"
-  # `npm install`, not `npm ci`: this npm writes lock files without other platforms' optional
-  # packages (biome's, rollup's), which `npm ci` refuses; the locked versions still hold.
-  npm install --no-audit --no-fund
+  # `npm ci`: exactly the locked tree. The lock file must list every platform's optional packages;
+  # after adding a dependency, run `npm install --package-lock-only` once so that it does.
+  npm ci --no-audit --no-fund
 fi
 bash test/support/install-system-deps.sh
 echo "› building"
