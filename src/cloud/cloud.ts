@@ -99,6 +99,12 @@ export interface CloudSetEvent {
   initial: boolean;
 }
 
+/** A set of this client's, as written to the connection (names without the `☁ ` prefix). */
+export interface CloudSentEvent {
+  name: string;
+  value: string;
+}
+
 /** A connection became ready (after its handshake and the server's current values). */
 export interface CloudConnectEvent {
   reconnected: boolean;
@@ -111,6 +117,8 @@ export type CloudDisconnectEvent = DisconnectInfo;
 export type CloudEventMap = {
   /** Another connection set a variable, or the server told its current values after a handshake. */
   set: CloudSetEvent;
+  /** One of this client's own sets was written to the server (servers never echo them back). */
+  sent: CloudSentEvent;
   connect: CloudConnectEvent;
   disconnect: CloudDisconnectEvent;
   /**
@@ -475,6 +483,7 @@ export class Cloud extends TypedEmitter<CloudEventMap> {
     if (!this.#connection.send(`${line}\n`)) return false;
     this.#values.set(pending.name, pending.value);
     this.#ledger.written(pending.name, pending.value);
+    this.emit('sent', { name: pending.name, value: pending.value });
     return true;
   }
 

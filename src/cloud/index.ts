@@ -19,6 +19,7 @@ export {
   type CloudDisconnectEvent,
   type CloudEventMap,
   type CloudOptions,
+  type CloudSentEvent,
   type CloudSetEvent,
 } from './cloud.js';
 export type { ConnectionState } from './cloud-connection.js';
