@@ -1,6 +1,5 @@
 /**
- * The lines printed before the first prompt: which scratchlab, who is logged in where, and how to
- * get help.
+ * The lines printed before the first prompt: which scratchlab, what starts, and how to get help.
  */
 import { readFileSync } from 'node:fs';
 import { style } from './style.js';
@@ -18,21 +17,20 @@ export function packageVersion(): string {
 
 /** What the banner says. */
 export interface BannerInfo {
-  /** One line from the workbench: who is logged in, where. */
-  description: string;
   /** Whether the sandbox runs (then `sandbox` is a global). */
   sandbox: boolean;
   color: boolean;
 }
 
 /** The banner, ending with a newline. */
-export function banner({ description, sandbox, color }: BannerInfo): string {
+export function banner({ sandbox, color }: BannerInfo): string {
   const paint = style(color);
   const version = packageVersion();
   const globals = [
     'session',
     ...(sandbox ? ['sandbox'] : []),
     'show',
+    'display',
     'plot',
     'live',
     'Session',
@@ -40,7 +38,9 @@ export function banner({ description, sandbox, color }: BannerInfo): string {
     '…',
   ];
   return [
-    `${paint.bold(`scratchlab${version ? ` ${version}` : ''}`)} REPL · ${description}`,
+    // Who is logged in where follows on its own line once the session is open (it opens in the
+    // background, while the user types).
+    `${paint.bold(`scratchlab${version ? ` ${version}` : ''}`)} REPL · ${sandbox ? 'starting the embedded sandbox…' : 'opening the session…'}`,
     paint.dim(
       `TypeScript, top-level await. Globals: ${globals.join(', ')}. Type .help for help, Ctrl-D to exit.`,
     ),

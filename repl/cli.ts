@@ -29,12 +29,21 @@ export async function main(args: string[]): Promise<void> {
     return;
   }
   const env = process.env;
-  // The session (a sandbox to seed, a login to check) is opened while the REPL's own modules load:
-  // both take a while, and much of the first is spent waiting on the network or the thread pool.
-  const workbench = openSession({ sandbox: values.sandbox === true, env, terminal: processTerminal(env) });
-  workbench.catch(() => undefined); // awaited below; not an unhandled rejection meanwhile
-  const { startRepl } = await import('./start-repl.js');
-  const { closed } = await startRepl({ env, workbench });
+  const terminal = processTerminal(env);
+  const open = () => openSession({ sandbox: values.sandbox === true, env, terminal });
+  // A password asked for must be typed before the prompt shows; otherwise the session (a sandbox
+  // to seed, a saved login to check) opens in the background while the user types.
+  const asksPassword =
+    values.sandbox !== true &&
+    Boolean(env.SCRATCH_USERNAME) &&
+    !env.SCRATCH_PASSWORD &&
+    terminal.prompt !== null;
+  const loading = import('./start-repl.js');
+  loading.catch(() => undefined); // awaited below
+  // (openSession reports a failed login and goes on anonymous: on the real site it never rejects.)
+  const workbench = asksPassword ? Promise.resolve(await open()) : open;
+  const { startRepl } = await loading;
+  const { closed } = await startRepl({ env, sandbox: values.sandbox === true, workbench });
   await closed;
   // Keep-alive sockets to the site (or a stray timer at the prompt) must not keep the process up
   // after the user asked to leave; the history file gets a moment to be written first.

@@ -6,19 +6,18 @@ import { rm } from 'node:fs/promises';
 import type { REPLServer } from 'node:repl';
 import type { Session } from 'scratchlab';
 import type { Sandbox } from 'scratchlab/sandbox';
-import { saveSession, sessionFile } from 'scratchlab/workbench';
 import type { Activity } from './activity.js';
 import { askHidden, PromptCancelled, type PromptTerminal } from './password.js';
 import { style } from './style.js';
 
 /** What the commands work on. */
 export interface CommandContext {
-  /** The prompt's session now. */
-  current(): Session;
+  /** The prompt's session now (once it is open: it opens while the user types). */
+  current(): Promise<Session>;
   /** Makes `session` the prompt's session (the `session` global). */
   replace(session: Session): void;
   /** The embedded sandbox, when the REPL started one (its logins are never saved). */
-  sandbox: Sandbox | null;
+  sandbox(): Promise<Sandbox | null>;
   /** Where the saved session and history live (`HOME`, `XDG_*`). */
   env: Record<string, string | undefined>;
   /** The terminal, for the hidden password prompt; `null` when input is not a terminal. */
@@ -43,7 +42,7 @@ export function whoami(session: Session): string {
 /** The `.help` text; `commands` are the REPL's dot-commands with their one-line help. */
 export function helpText(
   commands: Readonly<Record<string, { help?: string } | undefined>>,
-  context: Pick<CommandContext, 'sandbox' | 'color' | 'historyFile'>,
+  context: Pick<CommandContext, 'color' | 'historyFile'> & { sandbox: boolean },
 ): string {
   const paint = style(context.color);
   const h = (text: string) => paint.bold(text);
@@ -62,6 +61,10 @@ export function helpText(
     '',
     h('Helpers'),
     row('show(x, { rows, kind })', 'print records, or any objects, as a table now (rows: Infinity for all)'),
+    row(
+      'display(x, { rows, kind })',
+      'show x now; the handle it answers has .update(y), redrawing it in place',
+    ),
     row('plot(logs)', 'chart cloud log entries: plot(await cloud.logs()); .save("chart.svg") for SVG'),
     row('live(cloud, { variables, window })', 'chart cloud sets above the prompt; Ctrl-C or .stop() stops'),
     row('withProgress(label)', 'an onProgress callback drawing a bar on stderr, for any call taking one'),
@@ -76,7 +79,7 @@ export function helpText(
     '',
     h('Keys'),
     `  Tab completes names and members · ↑/↓ history${context.historyFile ? ` (kept in ${context.historyFile})` : ''}`,
-    '  Ctrl-C interrupts the running input, clears the line, or stops a live chart · Ctrl-D exits',
+    '  Ctrl-C aborts the running call (nothing is bound), clears the line, or stops a live chart · Ctrl-D exits',
   ].join('\n');
 }
 
@@ -114,10 +117,11 @@ export function defineCommands(repl: REPLServer, context: CommandContext): void 
           ? await askHidden(`Password for ${username}: `, context.terminal)
           : await question(repl, `Password for ${username} (input is not a terminal: it shows): `);
         const { Session } = await import('scratchlab');
-        const session = await Session.login(username, password, { hosts: context.current().hosts });
+        const session = await Session.login(username, password, { hosts: (await context.current()).hosts });
         context.replace(session);
         let where = '';
-        if (!context.sandbox) {
+        if (!(await context.sandbox())) {
+          const { saveSession, sessionFile } = await import('scratchlab/workbench');
           const file = sessionFile(context.env);
           await saveSession(session, file);
           where = paint.dim(` (saved to ${file})`);
@@ -131,9 +135,12 @@ export function defineCommands(repl: REPLServer, context: CommandContext): void 
     help: 'Log out, and forget the saved session',
     action() {
       busy(async () => {
-        const session = context.current();
+        const session = await context.current();
         if (session.loggedIn) await session.logout();
-        if (!context.sandbox) await rm(sessionFile(context.env), { force: true });
+        if (!(await context.sandbox())) {
+          const { sessionFile } = await import('scratchlab/workbench');
+          await rm(sessionFile(context.env), { force: true });
+        }
         say(`logged out: ${whoami(session)}`);
       });
     },
@@ -142,16 +149,18 @@ export function defineCommands(repl: REPLServer, context: CommandContext): void 
   repl.defineCommand('whoami', {
     help: 'Who the session is logged in as, and where',
     action() {
-      say(whoami(context.current()));
-      repl.displayPrompt();
+      busy(async () => {
+        say(whoami(await context.current()));
+      });
     },
   });
 
   repl.defineCommand('help', {
     help: 'Show this help',
     action() {
-      say(helpText(repl.commands, context));
-      repl.displayPrompt();
+      busy(async () => {
+        say(helpText(repl.commands, { ...context, sandbox: (await context.sandbox()) !== null }));
+      });
     },
   });
 }

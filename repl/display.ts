@@ -61,3 +61,19 @@ export class OutputNotes {
     return this.#printed;
   }
 }
+
+const quiet = new WeakSet<object>();
+
+/**
+ * Marks a value not worth printing after its call printed something (e.g. the handle `display()`
+ * returns: the output was the point).
+ */
+export function quietValue<T extends object>(value: T): T {
+  quiet.add(value);
+  return value;
+}
+
+/** Whether `value` was marked with {@link quietValue}. */
+export function isQuiet(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && quiet.has(value);
+}

@@ -1,33 +1,21 @@
 /**
  * The REPL's `eval`: transpiles an input (`transpile.ts`), runs it in the main context (so values
  * are plain `Array`s and `Uint8Array`s the SDK accepts, not another realm's), awaits what needs
- * awaiting (top-level `await`, a `PagedList` typed without `await`, helpers' promises), and keeps
- * Ctrl-C working: a loop is broken by SIGINT, a pending `await` is abandoned.
+ * awaiting (top-level `await`, a `PagedList` typed without `await`, a promise, helpers' promises),
+ * and keeps Ctrl-C working: a loop is broken by SIGINT, a pending call is aborted (`interrupt.ts`).
  */
 import type { REPLEval } from 'node:repl';
+import { types } from 'node:util';
 import { Script } from 'node:vm';
 import type { Activity } from './activity.js';
+import { noteCallerInput } from './caller-mistake.js';
 import { isCompletionProbe } from './completion.js';
-import { type DisplayContext, kDisplay, type OutputNotes } from './display.js';
+import { isQuiet, type OutputNotes } from './display.js';
+import { InterruptedError, withInputSignal } from './interrupt.js';
 import type { Release } from './keypress-capture.js';
 import { importOption } from './module-loader.js';
 import type { Toolkit } from './toolkit.js';
 import { transpile } from './transpile.js';
-
-/** Thrown into a pending input when the user presses Ctrl-C. */
-export class InterruptedError extends Error {
-  override readonly name = 'InterruptedError';
-  constructor(
-    message = 'Interrupted by Ctrl-C (a request already sent may still complete in the background)',
-  ) {
-    super(message);
-  }
-
-  /** One line, no stack: the stack would only show the REPL's own frames. */
-  [kDisplay](_context: DisplayContext): string {
-    return `${this.name}: ${this.message}`;
-  }
-}
 
 /** What the evaluator works with. */
 export interface EvaluatorOptions {
@@ -41,11 +29,18 @@ export interface EvaluatorOptions {
   input?: NodeJS.ReadStream;
   /** The rich layer (loaded after the first prompt): inputs wait for it. */
   toolkit: Promise<Pick<Toolkit, 'awaitsItself' | 'afterInput'>>;
+  /**
+   * What an input must wait for before it runs, if anything: the session and the sandbox start
+   * in the background, and only an input that names them waits.
+   */
+  prerequisite?: (code: string) => Promise<unknown> | undefined;
+  /** Called when an input has finished, before its value is printed (e.g. to notice a new `session`). */
+  afterEach?: () => void;
 }
 
 /** Makes the REPL's `eval`. */
 export function createEvaluator(options: EvaluatorOptions): REPLEval {
-  const { activity, notes, hold, input, toolkit } = options;
+  const { activity, notes, hold, input, toolkit, prerequisite, afterEach } = options;
   let afterInput = () => {};
   toolkit.then(
     (loaded) => {
@@ -71,11 +66,21 @@ export function createEvaluator(options: EvaluatorOptions): REPLEval {
     }
   }
 
-  async function run(code: string, file: string, interruption: Promise<never>): Promise<{ value: unknown }> {
-    const [transpiled, { awaitsItself }] = await Promise.all([transpile(code), toolkit]);
+  async function run(
+    code: string,
+    file: string,
+    interruption: Promise<never>,
+    signal: AbortSignal,
+  ): Promise<{ value: unknown }> {
+    const [transpiled, { awaitsItself }] = await Promise.race([
+      Promise.all([transpile(code), toolkit, prerequisite?.(code)]),
+      interruption,
+    ]);
     const script = new Script(transpiled.code, { filename: file, ...importOption(transpiled.code) });
-    let value = runScript(script);
-    if (transpiled.async || awaitsItself(value)) value = await Promise.race([value, interruption]);
+    let value = withInputSignal(signal, () => runScript(script));
+    if (transpiled.async || awaitsItself(value) || types.isPromise(value)) {
+      value = await Promise.race([value, interruption]);
+    }
     return { value };
   }
 
@@ -97,16 +102,23 @@ export function createEvaluator(options: EvaluatorOptions): REPLEval {
       interrupt = reject;
     });
     interruption.catch(() => undefined);
-    const release = hold?.(() => interrupt(new InterruptedError()));
+    const controller = new AbortController();
+    const release = hold?.(() => {
+      const reason = new InterruptedError();
+      controller.abort(reason); // the SDK calls under way reject with it
+      interrupt(reason);
+    });
     let settled = false;
     const settle = (outcome: { value: unknown } | { error: unknown }) => {
       if (settled) return;
       settled = true;
       afterInput();
+      afterEach?.();
       if ('error' in outcome) {
+        noteCallerInput(outcome.error, code, file);
         // Whatever was thrown (even a string) is printed as node would.
         callback(outcome.error as Error, undefined);
-      } else if (outcome.value === undefined && notes.count > printedBefore) {
+      } else if ((outcome.value === undefined || isQuiet(outcome.value)) && notes.count > printedBefore) {
         // node's REPL prints a value only when the callback gets two arguments: after `show(x)`,
         // the table was the output and its `undefined` is not worth a line.
         (callback as (error: null) => void)(null);
@@ -117,6 +129,6 @@ export function createEvaluator(options: EvaluatorOptions): REPLEval {
       release?.();
       end();
     };
-    run(code, file, interruption).then(settle, (error: unknown) => settle({ error }));
+    run(code, file, interruption, controller.signal).then(settle, (error: unknown) => settle({ error }));
   };
 }

@@ -38,13 +38,18 @@ function tableOf(value: unknown, options: ShowOptions): TextTable | null {
   return toValueTable(value, { maxRows });
 }
 
+/** `value` as `show` prints it: a table when it is one, else inspected. */
+export function showText(value: unknown, options: ShowOptions, target: WriterOptions): string {
+  const table = tableOf(value, options);
+  return table
+    ? renderTable(table, { width: target.size().width, color: target.color })
+    : inspect(value, { colors: target.color });
+}
+
 /** Makes `show(value, { rows, kind })`. A list or promise is awaited first (the REPL awaits the call). */
 export function createShow(target: ShowTarget): Show {
   const print = (value: unknown, options: ShowOptions): undefined => {
-    const table = tableOf(value, options);
-    const text = table
-      ? renderTable(table, { width: target.size().width, color: target.color })
-      : inspect(value, { colors: target.color });
+    const text = showText(value, options, target);
     target.write(`${text}\n`);
     target.notes.printed();
     return undefined;

@@ -1,17 +1,20 @@
 /**
- * Starting the REPL: open the workbench (sandbox or saved/real login), print the banner, run
- * node's REPL with our evaluator, then load the rich layer (SDK globals, tables, charts) while the
- * user reads the prompt.
+ * Starting the REPL: print the banner and show the prompt first, then, while the user types, open
+ * the workbench (the sandbox, a saved or real login) and load the rich layer (SDK globals, tables,
+ * charts). The first input waits for the rich layer, and for the session only if it names
+ * `session` or `sandbox`.
  */
 import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { writer as nodeWriter, type REPLServer, start } from 'node:repl';
 import { inspect } from 'node:util';
+import { Script } from 'node:vm';
 import type { Session } from 'scratchlab';
-import { historyFile as historyPath, type Workbench } from 'scratchlab/workbench';
+import type { Workbench } from 'scratchlab/workbench';
 import { Activity } from './activity.js';
 import { banner } from './banner.js';
-import { defineCommands } from './commands.js';
+import { defineCommands, whoami as whoamiText } from './commands.js';
+import { installCompletionFilter } from './completion.js';
 import { OutputNotes } from './display.js';
 import { createEvaluator } from './evaluate.js';
 import { installGlobals, setGlobal } from './globals.js';
@@ -22,20 +25,27 @@ import { processTerminal } from './terminal.js';
 import type { Toolkit } from './toolkit.js';
 import { warmUpTranspiler } from './transpile.js';
 
+/** Inputs that name these wait for the session (and the sandbox) to be ready. */
+const NEEDS_SESSION = /\b(session|sandbox)\b/;
+
 /** Options of {@link startRepl}. */
 export interface StartReplOptions {
   /** Start the embedded sandbox and log in its demo account. */
   sandbox?: boolean;
   /** Environment (`SCRATCH_USERNAME`, `SCRATCH_PASSWORD`, `HOME`, `XDG_*`, `NO_COLOR`). */
   env?: Record<string, string | undefined>;
-  /** A session already being opened (see `open-session.ts`); by default one is opened here. */
-  workbench?: Promise<Workbench>;
+  /**
+   * The session: one already being opened, or how to open it (called once the prompt is shown).
+   * By default `openSession` is called with `sandbox` and `env`.
+   */
+  workbench?: Promise<Workbench> | (() => Promise<Workbench>);
 }
 
 /** A running REPL. */
 export interface RunningRepl {
   repl: REPLServer;
-  workbench: Workbench;
+  /** Settles once the session (and the sandbox, if any) is ready. */
+  workbench: Promise<Workbench>;
   /** Settles once the SDK globals and helpers are in place. */
   ready: Promise<void>;
   /** Settles when the REPL has exited and the sandbox (if any) is closed. */
@@ -52,8 +62,7 @@ export async function startRepl(options: StartReplOptions = {}): Promise<Running
   const router = terminal.prompt?.router ?? null;
   const paint = style(color);
 
-  const workbench = await (options.workbench ?? openSession({ sandbox: options.sandbox, env, terminal }));
-  let session: Session = workbench.session;
+  let session: Session | undefined;
 
   const activity = new Activity();
   const notes = new OutputNotes();
@@ -69,7 +78,9 @@ export async function startRepl(options: StartReplOptions = {}): Promise<Running
   let write: Toolkit['writer'] = (value) => inspect(value, { colors: color });
   let stopLive = () => 0;
 
-  output.write(banner({ description: workbench.description, sandbox: workbench.sandbox !== null, color }));
+  const sandboxed = options.sandbox === true;
+  output.write(banner({ sandbox: sandboxed, color }));
+  let workbench!: Promise<Workbench>;
 
   // Node prints "Uncaught:" on a line of its own when an error's text (colour codes included) is
   // longer than its default writer's breakLength. Our writer never uses those options, and our
@@ -90,24 +101,72 @@ export async function startRepl(options: StartReplOptions = {}): Promise<Running
       hold: router ? (onInterrupt) => router.hold(onInterrupt) : undefined,
       input: isTerminal ? input : undefined,
       toolkit,
+      prerequisite: (code) => (NEEDS_SESSION.test(code) ? workbench : undefined),
+      afterEach: () => noticeNewSession(),
     }),
   });
+  installCompletionFilter(repl);
 
-  installGlobals({}, { session, ...(workbench.sandbox ? { sandbox: workbench.sandbox } : {}) });
-  const history = isTerminal ? historyPath(env) : null;
-  defineCommands(repl, {
-    current: () => session,
-    replace: (next) => {
+  // The prompt is on screen: now the slow parts, in the background.
+  const given = options.workbench ?? (() => openSession({ sandbox: sandboxed, env, terminal }));
+  workbench = typeof given === 'function' ? given() : given;
+  const say = (text: string) => {
+    // Above the prompt when it is shown; in the flow of output while an input runs.
+    output.write(`\r\x1b[K${text}\n`);
+    if (!activity.busy) repl.displayPrompt(true);
+  };
+  const opened = workbench.then(
+    (bench) => {
+      session = bench.session;
+      installGlobals({}, { session, ...(bench.sandbox ? { sandbox: bench.sandbox } : {}) });
+      say(paint.dim(bench.description));
+      return bench;
+    },
+    (error: unknown) => {
+      say(paint.red(`could not start: ${error instanceof Error ? error.message : String(error)}`));
+      repl.close();
+      process.exitCode = 1;
+      return null;
+    },
+  );
+  const current = async (): Promise<Session> => {
+    await workbench;
+    return session!;
+  };
+
+  /** `const session = new Session()` at the prompt: the prompt's session is that one now. */
+  let SessionClass: (new (...args: never[]) => Session) | undefined;
+  const readSession = new Script('typeof session === "undefined" ? undefined : session');
+  const noticeNewSession = () => {
+    if (!SessionClass || session === undefined) return;
+    let seen: unknown;
+    try {
+      seen = readSession.runInThisContext();
+    } catch {
+      return; // `let session` declared and not yet initialised
+    }
+    if (seen === session || !(seen instanceof SessionClass)) return;
+    session = seen;
+    output.write(
+      `${paint.yellow('note:')} \`session\` is now the Session made at the prompt (${whoamiText(seen)}); the preloaded one is no longer used (.whoami reports this one)\n`,
+    );
+  };
+
+  // Defined before any await: a command typed at once must find them.
+  const commands = {
+    current,
+    replace: (next: Session) => {
       session = next;
       setGlobal('session', next);
     },
-    sandbox: workbench.sandbox,
+    sandbox: () => opened.then((bench) => bench?.sandbox ?? null),
     env,
     terminal: terminal.prompt,
     activity,
     color,
-    historyFile: history,
-  });
+    historyFile: null as string | null,
+  };
+  defineCommands(repl, commands);
 
   const ready = import('./toolkit.js').then(
     ({ createToolkit }) => {
@@ -117,12 +176,14 @@ export async function startRepl(options: StartReplOptions = {}): Promise<Running
         activity,
         notes,
         color,
+        isTerminal,
         size,
         cursorRow: () => repl.getCursorPos().rows,
         redrawPrompt: () => repl.displayPrompt(true),
       });
       write = built.writer;
       stopLive = built.stopLive;
+      SessionClass = built.sdk.Session as typeof SessionClass;
       installGlobals(built.sdk, built.helpers);
       loaded(built);
     },
@@ -137,7 +198,13 @@ export async function startRepl(options: StartReplOptions = {}): Promise<Running
   const nodeSigint = repl.listeners('SIGINT') as (() => void)[];
   repl.removeAllListeners('SIGINT');
   repl.on('SIGINT', () => {
-    if (stopLive() > 0) return;
+    if (stopLive() > 0) {
+      // The chart is stopped; the half-typed line goes too, as a Ctrl-C at the prompt would.
+      (repl as REPLServer & { clearLine(): void }).clearLine();
+      repl.clearBufferedCommand();
+      repl.displayPrompt();
+      return;
+    }
     for (const listener of nodeSigint) listener.call(repl);
   });
 
@@ -150,6 +217,8 @@ export async function startRepl(options: StartReplOptions = {}): Promise<Running
   process.on('unhandledRejection', printAsync);
 
   const lines = isTerminal ? null : queueLines(repl, activity);
+  const history = isTerminal ? (await import('scratchlab/workbench')).historyFile(env) : null;
+  commands.historyFile = history;
   if (history) {
     try {
       await mkdir(dirname(history), { recursive: true, mode: 0o700 });
@@ -166,7 +235,7 @@ export async function startRepl(options: StartReplOptions = {}): Promise<Running
       void (async () => {
         await lines?.drained();
         stopLive();
-        await workbench.close().catch(() => undefined);
+        await (await opened)?.close().catch(() => undefined);
         resolve();
       })();
     });

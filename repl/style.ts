@@ -9,6 +9,7 @@ export interface Style {
   dim(text: string): string;
   red(text: string): string;
   green(text: string): string;
+  yellow(text: string): string;
   cyan(text: string): string;
 }
 
@@ -17,6 +18,13 @@ const plain = (text: string) => text;
 
 /** Styles for a terminal with (`color`) or without colours. */
 export function style(color: boolean): Style {
-  if (!color) return { bold: plain, dim: plain, red: plain, green: plain, cyan: plain };
-  return { bold: wrap(1, 22), dim: wrap(2, 22), red: wrap(31, 39), green: wrap(32, 39), cyan: wrap(36, 39) };
+  if (!color) return { bold: plain, dim: plain, red: plain, green: plain, yellow: plain, cyan: plain };
+  return {
+    bold: wrap(1, 22),
+    dim: wrap(2, 22),
+    red: wrap(31, 39),
+    green: wrap(32, 39),
+    yellow: wrap(33, 39),
+    cyan: wrap(36, 39),
+  };
 }

@@ -1,6 +1,6 @@
 /**
  * The REPL's rich layer: the SDK's exports as globals, the writer (tables, charts), and the
- * helpers `show`, `plot`, `live`, `withProgress`. It pulls in the presentation layer and the whole
+ * helpers `show`, `display`, `plot`, `live`, `withProgress`. It pulls in the presentation layer and the whole
  * SDK, so it is loaded just after the first prompt is shown; the evaluator waits for it before it
  * runs the first input (well before anyone has typed one).
  */
@@ -8,10 +8,13 @@ import * as sdk from 'scratchlab';
 import type { Activity } from './activity.js';
 import { installAutoProgress } from './auto-progress.js';
 import { isAwaitedByRepl, type OutputNotes } from './display.js';
+import { createDisplay } from './display-output.js';
+import { installInterruptSignals } from './interrupt.js';
 import { createLive, stopLiveCharts } from './live.js';
 import { plot } from './plot.js';
 import { finishProgressBars, withProgress } from './progress.js';
 import type { PromptHost } from './prompt-region.js';
+import { ScreenRows } from './screen-rows.js';
 import { createShow } from './show.js';
 import { createWriter, type Writer } from './writer.js';
 
@@ -20,6 +23,8 @@ export interface ToolkitHost extends PromptHost {
   activity: Activity;
   notes: OutputNotes;
   color: boolean;
+  /** Line editing is on (stdin and stdout are a terminal). */
+  isTerminal: boolean;
   size(): { width: number; height: number };
 }
 
@@ -29,7 +34,7 @@ export interface Toolkit {
   writer: Writer;
   /** Every export of `scratchlab`, to become globals. */
   sdk: Readonly<Record<string, unknown>>;
-  /** `show`, `plot`, `live`, `withProgress`. */
+  /** `show`, `display`, `plot`, `live`, `withProgress`. */
   helpers: Readonly<Record<string, unknown>>;
   /** Whether the REPL awaits an input's value before printing it (a `PagedList`, a helper's promise). */
   awaitsItself(value: unknown): value is PromiseLike<unknown>;
@@ -42,12 +47,32 @@ export interface Toolkit {
 /** Builds the rich layer for a REPL. */
 export function createToolkit(host: ToolkitHost): Toolkit {
   installAutoProgress();
-  const { color, size, notes, output } = host;
+  installInterruptSignals({
+    PagedList: sdk.PagedList,
+    Projects: sdk.Projects,
+    http: Object.getPrototypeOf(new sdk.Session().http) as Parameters<
+      typeof installInterruptSignals
+    >[0]['http'],
+  });
+  const { color, size, notes, output, activity, isTerminal } = host;
+  const writer = createWriter({ color, size });
+  const screen = new ScreenRows([output, ...(host.others ?? [])], () => output.columns || 80);
   return {
-    writer: createWriter({ color, size }),
+    writer,
     sdk: sdk as unknown as Record<string, unknown>,
     helpers: {
       show: createShow({ color, size, notes, write: (text) => output.write(text) }),
+      display: createDisplay({
+        color,
+        size,
+        output,
+        isTerminal,
+        activity,
+        notes,
+        screen,
+        writer,
+        redrawPrompt: host.redrawPrompt,
+      }),
       plot,
       live: createLive(host),
       withProgress,

@@ -1,13 +1,18 @@
 /**
- * How the REPL prints a value: platform records as tables, an `ApiError` as one line, helpers'
- * objects (plots, live charts) as their drawing, anything else as node's REPL would.
+ * How the REPL prints a value: platform records as tables, an `ApiError` as one line, a caller's
+ * mistake as its message and the user's line, helpers' objects (plots, live charts) as their
+ * drawing, objects with a Jupyter MIME bundle from that bundle, anything else as node's REPL would,
+ * secrets in plain objects redacted.
  */
 import { STATUS_CODES } from 'node:http';
 import { inspect } from 'node:util';
 import { Chalk } from 'chalk';
 import { ApiError, LoginRequiredError } from 'scratchlab';
 import { recordKind, renderTable, type Table, toTable } from 'scratchlab/presentation';
+import { formatCallerMistake } from './caller-mistake.js';
 import { type DisplayContext, isDisplayable, kDisplay } from './display.js';
+import { mimeBundleOf, renderMimeBundle } from './mime-bundle.js';
+import { redactForView } from './redact-view.js';
 
 /** Where the writer draws. */
 export interface WriterOptions {
@@ -43,20 +48,32 @@ export function recordsTable(table: Table, options: WriterOptions): string {
   return renderTable(table, { width: options.size().width, color: options.color });
 }
 
+/**
+ * `… needs a logged-in session: use .login, or set SCRATCH_USERNAME and SCRATCH_PASSWORD`: how to
+ * log in at the REPL, never a password typed into a line of code.
+ */
+export function formatLoginRequired(error: LoginRequiredError, color: boolean): string {
+  const chalk = new Chalk({ level: color ? 1 : 0 });
+  const what = /^(.*?) needs a logged-in session/.exec(error.message)?.[1] ?? 'this call';
+  return `${chalk.red.bold(error.name)}: ${what} needs a logged-in session: use .login, or start the REPL with SCRATCH_USERNAME and SCRATCH_PASSWORD set`;
+}
+
 /** Makes the REPL's writer. */
 export function createWriter(options: WriterOptions): Writer {
+  const dim = new Chalk({ level: options.color ? 1 : 0 }).dim;
   return (value) => {
     if (value instanceof ApiError) return formatApiError(value, options.color);
-    if (value instanceof LoginRequiredError) {
-      const chalk = new Chalk({ level: options.color ? 1 : 0 });
-      return `${chalk.red.bold(value.name)}: ${value.message.replace('call session.login(username, password)', 'use .login')}`;
-    }
+    if (value instanceof LoginRequiredError) return formatLoginRequired(value, options.color);
+    const mistake = formatCallerMistake(value, dim);
+    if (mistake !== null) return mistake;
     if (isDisplayable(value)) {
       const { width, height } = options.size();
       const context: DisplayContext = { width, height, color: options.color };
       return value[kDisplay](context);
     }
+    const bundle = mimeBundleOf(value);
+    if (bundle) return renderMimeBundle(bundle, options.color);
     if (recordKind(value) !== null) return recordsTable(toTable(value), options);
-    return inspect(value, inspectOptions(options.color));
+    return inspect(redactForView(value), inspectOptions(options.color));
   };
 }

@@ -4,6 +4,7 @@
  * (`repl/`, `kernel/`, built to `dist/repl`, `dist/kernel`) and are loaded only when asked for,
  * so `scratchlab sandbox` never pays for the REPL's or the kernel's dependencies.
  */
+import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 
 const HELP = `Usage: scratchlab <command> [options]
@@ -16,8 +17,15 @@ Commands:
       --host ADDR      address to bind (default 127.0.0.1)
       --latency MS     delay added to every answer (default 0)
       --seed N         seed of the generated data (default 1)
-  help               Show this help
+  help               Show this help (also --help, -h)
+  version            Show the version (also --version, -v)
 `;
+
+/** The package's version, from its package.json (one level above `dist/`). */
+function version(): string {
+  const text = readFileSync(new URL('../package.json', import.meta.url), 'utf8');
+  return String((JSON.parse(text) as { version?: unknown }).version ?? 'unknown');
+}
 
 async function sandbox(args: string[]): Promise<void> {
   const { values } = parseArgs({
@@ -89,6 +97,11 @@ async function main(argv: string[]): Promise<void> {
     case '--help':
     case '-h':
       process.stdout.write(HELP);
+      return;
+    case 'version':
+    case '--version':
+    case '-v':
+      process.stdout.write(`scratchlab ${version()}\n`);
       return;
     default:
       process.stderr.write(`scratchlab: unknown command ${JSON.stringify(command)}\n\n${HELP}`);

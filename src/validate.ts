@@ -33,6 +33,10 @@ export function toId(value: unknown, name: string): number {
   return id;
 }
 
+/**
+ * Checks a whole number between `min` and `max`; answers it. Messages read as a person would say
+ * them: "limit must be at least 1", "limit must be a whole number, got 2.5".
+ */
 export function assertInteger(
   value: unknown,
   name: string,
@@ -40,12 +44,18 @@ export function assertInteger(
   max = Number.MAX_SAFE_INTEGER,
 ): number {
   if (typeof value !== 'number' || !Number.isInteger(value)) {
-    throw new TypeError(`${name} must be an integer, got ${describe(value)}`);
+    throw new TypeError(`${name} must be a whole number, got ${describe(value)}`);
   }
-  if (value < min || value > max) {
-    throw new RangeError(`${name} must be between ${min} and ${max}, got ${value}`);
-  }
+  if (value < min || value > max) throw new RangeError(`${name} ${bounds(min, max)}, got ${value}`);
   return value;
+}
+
+/** "must be at least 1", "must be at most 40", "must be between 1 and 40". */
+function bounds(min: number, max: number): string {
+  const fmt = (n: number) => n.toLocaleString('en-US');
+  if (max >= Number.MAX_SAFE_INTEGER) return `must be at least ${fmt(min)}`;
+  if (min <= Number.MIN_SAFE_INTEGER) return `must be at most ${fmt(max)}`;
+  return `must be between ${fmt(min)} and ${fmt(max)}`;
 }
 
 export function assertFunction(value: unknown, name: string): void {
@@ -101,7 +111,7 @@ export function assertSeconds(value: unknown, name: string, min = 0): number {
     throw new TypeError(`${name} must be a number of seconds, got ${describe(value)}`);
   }
   if (!Number.isFinite(value) || value < min) {
-    throw new RangeError(`${name} must be a finite number of seconds >= ${min}, got ${value}`);
+    throw new RangeError(`${name} must be a finite number of seconds, at least ${min}, got ${value}`);
   }
   return value;
 }

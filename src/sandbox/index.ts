@@ -14,6 +14,7 @@
  */
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { inspect } from 'node:util';
 import type { Hosts } from '../hosts.js';
 import { setUpSandboxCloud } from './cloud/sandbox-cloud.js';
 import type { SandboxContext } from './context.js';
@@ -123,7 +124,7 @@ export async function startSandbox(options?: SandboxOptions): Promise<Sandbox> {
   http.setRouter(router);
 
   let closing: Promise<void> | undefined;
-  return {
+  const sandbox: Sandbox = {
     url,
     hosts,
     port,
@@ -138,4 +139,10 @@ export async function startSandbox(options?: SandboxOptions): Promise<Sandbox> {
       return closing;
     },
   };
+  // A summary for the REPL and notebooks: the server's own inspection runs to 100 lines.
+  Object.defineProperty(sandbox, inspect.custom, {
+    value: () =>
+      `Sandbox { url: ${url}, accounts: ${accounts.map((a) => a.username).join(', ')}, projects: ${store.projects.size}, cloudProjectId: ${cloud.projectId} }`,
+  });
+  return sandbox;
 }

@@ -33,7 +33,15 @@ export interface ReplProcessOptions {
   cwd?: string;
   /** Milliseconds to wait for the first prompt (default 30 s: the sandbox seeds its data first). */
   startTimeout?: number;
+  /**
+   * Whether `start` also waits for the session to be open (the line saying who is logged in,
+   * printed once the background start-up is done, and the prompt redrawn after it). Default true.
+   */
+  waitForSession?: boolean;
 }
+
+/** The line the REPL prints once its session is open, and the prompt drawn after it. */
+export const SESSION_READY = /(logged in as|not logged in)[^\n]*\n[\s\S]*scratchlab> /;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -105,6 +113,13 @@ export class ReplProcess {
       options.startTimeout ?? 30_000,
       'the first prompt',
     );
+    if (options.waitForSession !== false) {
+      await repl.waitFor(
+        () => SESSION_READY.test(stripAnsi(repl.raw)),
+        options.startTimeout ?? 30_000,
+        'the session',
+      );
+    }
     return repl;
   }
 

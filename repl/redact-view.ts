@@ -1,0 +1,54 @@
+/**
+ * The REPL never prints a secret: plain objects and arrays (an API answer, a parsed file) are shown
+ * with the values of token-like keys replaced. Class instances keep their own `inspect` (the SDK's
+ * redact themselves); a value without such keys is shown as it is, unchanged.
+ */
+
+/** Keys whose values are secrets: tokens, passwords, session ids, cookies, credentials. */
+const SECRET_KEY =
+  /^(x-?token|token|project_token|password|passwd|secret|client_secret|api_?key|authorization|cookie|set-cookie|csrf\w*|scratchcsrftoken|scratchsessionsid|session_?id)$|[_-](token|password|secret)$/i;
+
+/** The placeholder shown for a secret. */
+export const REDACTED = '[redacted]';
+
+const MAX_DEPTH = 8;
+
+function isPlain(value: object): boolean {
+  const prototype: unknown = Object.getPrototypeOf(value);
+  return prototype === Object.prototype || prototype === null || Array.isArray(value);
+}
+
+/** Whether `key` names a secret. */
+export function isSecretKey(key: string): boolean {
+  return SECRET_KEY.test(key);
+}
+
+/** `value`, or a copy with secrets replaced when it holds any (plain objects and arrays only). */
+export function redactForView(value: unknown, depth = 0, seen = new Set<object>()): unknown {
+  if (typeof value !== 'object' || value === null || depth > MAX_DEPTH || seen.has(value) || !isPlain(value))
+    return value;
+  seen.add(value);
+  try {
+    let changed = false;
+    if (Array.isArray(value)) {
+      const items = value.map((item: unknown) => {
+        const shown = redactForView(item, depth + 1, seen);
+        if (shown !== item) changed = true;
+        return shown;
+      });
+      return changed ? items : value;
+    }
+    const copy: Record<string, unknown> = Object.create(Object.getPrototypeOf(value) as object | null);
+    for (const [key, item] of Object.entries(value)) {
+      const shown =
+        isSecretKey(key) && item !== null && item !== undefined && item !== ''
+          ? REDACTED
+          : redactForView(item, depth + 1, seen);
+      if (shown !== item) changed = true;
+      copy[key] = shown;
+    }
+    return changed ? copy : value;
+  } finally {
+    seen.delete(value);
+  }
+}
