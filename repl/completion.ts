@@ -64,7 +64,7 @@ export function installCompletionFilter(repl: { completer: unknown }): void {
   const completer: Completer = (line, callback) =>
     original.call(repl, line, (error, result) => {
       if (error || !result) return callback(error, result);
-      callback(null, [cleanCompletions(result[0], result[1]), result[1]]);
+      callback(null, [cleanCompletions(result[0] ?? [], String(result[1] ?? line)), result[1]]);
     });
   repl.completer = completer;
 }

@@ -3,6 +3,7 @@
  * with the values of token-like keys replaced. Class instances keep their own `inspect` (the SDK's
  * redact themselves); a value without such keys is shown as it is, unchanged.
  */
+import { inspect } from 'node:util';
 
 /** Keys whose values are secrets: tokens, passwords, session ids, cookies, credentials. */
 const SECRET_KEY =
@@ -13,9 +14,11 @@ export const REDACTED = '[redacted]';
 
 const MAX_DEPTH = 8;
 
+/** A plain object or array that does not inspect itself (one that does, e.g. the sandbox, says what it wants shown). */
 function isPlain(value: object): boolean {
   const prototype: unknown = Object.getPrototypeOf(value);
-  return prototype === Object.prototype || prototype === null || Array.isArray(value);
+  if (!(prototype === Object.prototype || prototype === null || Array.isArray(value))) return false;
+  return typeof (value as { [inspect.custom]?: unknown })[inspect.custom] !== 'function';
 }
 
 /** Whether `key` names a secret. */

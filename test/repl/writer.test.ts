@@ -23,9 +23,33 @@ describe('the REPL writer', () => {
     expect(formatApiError(error, true)).toContain('\x1b[');
   });
 
-  it('prints a missing login as one line pointing at .login', () => {
-    expect(writer(new LoginRequiredError('projects.save'))).toBe(
-      'LoginRequiredError: projects.save needs a logged-in session: use .login first',
+  it('prints a missing login as one line pointing at .login and the environment, never a password in code', () => {
+    const text = writer(new LoginRequiredError('projects.save'));
+    expect(text).toBe(
+      'LoginRequiredError: projects.save needs a logged-in session: use .login, or start the REPL with SCRATCH_USERNAME and SCRATCH_PASSWORD set',
+    );
+    expect(text).not.toContain('password)');
+  });
+
+  it('redacts token-like keys of plain objects, at any depth, and leaves other values alone', () => {
+    const answer = {
+      user: { id: 1, username: 'alice', token: 'abc.def' },
+      flags: { has_outstanding_email_confirmation: false },
+    };
+    const text = writer(answer);
+    expect(text).toContain("token: '[redacted]'");
+    expect(text).not.toContain('abc.def');
+    expect(writer([{ 'X-Token': 'zzz', csrftoken: 'yyy', password: 'p' }])).not.toMatch(/zzz|yyy|'p'/);
+    expect(answer.user.token).toBe('abc.def'); // the value itself is untouched
+    expect(writer({ tokens: 3, token_count: 2 })).toBe('{ tokens: 3, token_count: 2 }');
+  });
+
+  it('renders objects with a Jupyter MIME bundle from the bundle', () => {
+    const bundle = (data: Record<string, unknown>) => ({ [Symbol.for('Jupyter.display')]: () => data });
+    expect(writer(bundle({ 'text/plain': 'plain', 'text/html': '<b>x</b>' }))).toBe('plain');
+    expect(writer(bundle({ 'text/html': '<table><tr><td>a</td><td>b</td></tr></table>' }))).toBe('a  b');
+    expect(writer(bundle({ 'image/png': 'iVBOR' }))).toBe(
+      '[image/png (5 characters): shown in a notebook, not in a terminal]',
     );
   });
 
