@@ -2,7 +2,7 @@
  * Runs `node dist/cli.js repl …` in a real pseudo-terminal (node-pty), with `HOME` and `XDG_*` in
  * a temporary folder, and lets a test type into it and read the screen.
  */
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -160,6 +160,16 @@ export class ReplProcess {
     const out = this.since(offset);
     const body = out.slice(out.indexOf('\n') + 1);
     return body.slice(0, body.trimEnd().length - prompt.trimEnd().length).trimEnd();
+  }
+
+  /**
+   * The string value of `expression` in the REPL, read through a file so that it never appears in
+   * the terminal (for secrets a test then checks the output never shows).
+   */
+  async secret(expression: string): Promise<string> {
+    const file = join(this.home, `secret-${Date.now()}.txt`);
+    await this.run(`fs.writeFileSync(${JSON.stringify(file)}, String(${expression}))`);
+    return readFileSync(file, 'utf8');
   }
 
   /** Ends the REPL with Ctrl-D (then kills it if it lingers) and removes the temporary HOME. */

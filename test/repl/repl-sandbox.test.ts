@@ -101,9 +101,7 @@ describe('scratchlab repl --sandbox', () => {
   });
 
   it('prints the session redacted: never its X-Token', async () => {
-    const tokenFile = join(repl.home, 'token.txt');
-    await repl.run(`fs.writeFileSync(${JSON.stringify(tokenFile)}, session.xToken)`);
-    const token = readFileSync(tokenFile, 'utf8');
+    const token = await repl.secret('session.xToken');
     expect(token.length).toBeGreaterThan(10);
     const out = await repl.run('session');
     expect(out).toContain('[redacted]');

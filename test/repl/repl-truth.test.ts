@@ -91,9 +91,7 @@ describe('the REPL tells the truth', () => {
       'const logged = await Session.login(sandbox.accounts[0].username, sandbox.accounts[0].password, { hosts: sandbox.hosts }); logged.username',
     );
     expect(me).toBe("'demo_scratcher'");
-    const tokenFile = join(repl.home, 'token.txt');
-    await repl.run(`fs.writeFileSync(${JSON.stringify(tokenFile)}, logged.xToken)`);
-    const token = readFileSync(tokenFile, 'utf8');
+    const token = await repl.secret('logged.xToken');
     expect(token.length).toBeGreaterThan(10);
     const answer = await repl.run('await logged.refreshSession()');
     expect(answer).toContain('demo_scratcher');
