@@ -111,6 +111,7 @@ export async function startRepl(options: StartReplOptions = {}): Promise<Running
   const given = options.workbench ?? (() => openSession({ sandbox: sandboxed, env, terminal }));
   workbench = typeof given === 'function' ? given() : given;
   const say = (text: string) => {
+    if (!isTerminal) return void output.write(`${text}\n`);
     // Above the prompt when it is shown; in the flow of output while an input runs.
     output.write(`\r\x1b[K${text}\n`);
     if (!activity.busy) repl.displayPrompt(true);
