@@ -141,6 +141,13 @@ describe('the REPL tells the truth', () => {
     expect(screen).toContain('scratchlab> h.update({ step: "second" }); 7\n7\n');
     expect(screen).not.toContain("{ step: 'first' }");
     expect(screen).toContain('scratchlab> const h = display({ step: "first" })\n{ step: \'second\' }\n');
+    // Updated from a timer while the prompt waits: still one output, redrawn in place.
+    await repl.run(
+      'const ticks = display("tick 0"); let n = 0; const t3 = setInterval(() => ticks.update("tick " + ++n), 50)',
+    );
+    await repl.waitFor(() => /'tick [5-9]'/.test(repl.screen.text()), 5000, 'a few updates');
+    expect(await repl.run('clearInterval(t3); "after"')).toBe("'after'");
+    expect(repl.screen.text().match(/'tick \d+'/g)).toHaveLength(1);
     // Taller than the old output: printed anew, below the input that asked for it.
     await repl.run(
       'h.update(Object.fromEntries(Array.from({ length: 12 }, (_, i) => ["key" + i, "v".repeat(30)])))',
@@ -189,6 +196,20 @@ describe('the REPL tells the truth', () => {
     expect(repl.screen.cursorLine()).toBe(PROMPT.trimEnd());
     await repl.run('clearInterval(t2)');
   });
+});
+
+describe('start-up in the background', () => {
+  it('lets a first input that names `session` wait for the sandbox and the login', async () => {
+    const early = await ReplProcess.start({ sandbox: true, waitForSession: false });
+    try {
+      // The session line comes once the session is open (usually while this input waits for it).
+      const out = await early.run('session.username', 30_000);
+      expect(out.split('\n').at(-1)).toBe("'demo_scratcher'");
+      expect(early.screen.text()).toMatch(/logged in as demo_scratcher on the embedded sandbox at http/);
+    } finally {
+      await early.close();
+    }
+  }, 60_000);
 });
 
 describe('scratchlab --version and --help', () => {
