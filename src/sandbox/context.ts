@@ -1,4 +1,5 @@
 import type { Hosts } from '../hosts.js';
+import type { AssetQuota } from './asset-quota.js';
 import type { Links } from './links.js';
 import type { LoginGuard } from './login-guard.js';
 import type { ProjectTokens } from './project-tokens.js';
@@ -15,4 +16,5 @@ export interface SandboxContext {
   sessions: SessionTable;
   loginGuard: LoginGuard;
   projectTokens: ProjectTokens;
+  assetQuota: AssetQuota;
 }

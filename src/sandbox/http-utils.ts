@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import { JsonDepthError, parseJson } from '../json.js';
 import { badRequest, tooLarge } from './errors.js';
 
 /** What a route hands back; the server writes it after the latency delay. */
@@ -61,12 +62,30 @@ export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   });
 }
 
-/** Parses a JSON body; malformed JSON is the client's fault (400). */
-export function parseJson(body: Buffer): unknown {
-  if (body.length === 0) throw badRequest('expected a JSON body');
+// `fatal`: bytes that are not UTF-8 are refused, not stored as U+FFFD.
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/** Decodes a text body; bytes that are not valid UTF-8 are the client's fault (400). */
+export function bodyText(body: Uint8Array): string {
   try {
-    return JSON.parse(body.toString('utf8'));
+    return utf8.decode(body);
   } catch {
+    throw badRequest('the body is not valid UTF-8');
+  }
+}
+
+/**
+ * Parses a JSON body (bytes, or text already decoded); malformed JSON, text that is not UTF-8 and nesting deeper than
+ * `MAX_JSON_DEPTH` are the client's fault (400). The depth is checked before parsing, in linear
+ * time, so a hostile body cannot stall the server.
+ */
+export function parseJsonBody(body: Uint8Array | string): unknown {
+  if (body.length === 0) throw badRequest('expected a JSON body');
+  const text = typeof body === 'string' ? body : bodyText(body);
+  try {
+    return parseJson(text);
+  } catch (err) {
+    if (err instanceof JsonDepthError) throw badRequest(`the JSON body ${err.message.replace(/^JSON /, '')}`);
     throw badRequest('malformed JSON body');
   }
 }

@@ -16,6 +16,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { inspect } from 'node:util';
 import type { Hosts } from '../hosts.js';
+import { AssetQuota } from './asset-quota.js';
 import { setUpSandboxCloud } from './cloud/sandbox-cloud.js';
 import type { SandboxContext } from './context.js';
 import { Links } from './links.js';
@@ -73,7 +74,7 @@ function urlHost(host: string): string {
 export async function startSandbox(options?: SandboxOptions): Promise<Sandbox> {
   const opts = resolveOptions(options);
   const { store, accounts, samples } = await seedStore(opts.seed);
-  const http = createSandboxServer({ latency: opts.latency });
+  const http = createSandboxServer({ latency: opts.latency, requestTimeout: opts.requestTimeout });
 
   await new Promise<void>((resolve, reject) => {
     http.server.once('error', reject);
@@ -102,6 +103,7 @@ export async function startSandbox(options?: SandboxOptions): Promise<Sandbox> {
     sessions: new SessionTable(),
     loginGuard: new LoginGuard(),
     projectTokens: new ProjectTokens(opts.projectTokenTtl),
+    assetQuota: new AssetQuota(opts.assetQuota),
   };
   const router = new Router();
   siteRoutes(router, ctx);

@@ -22,6 +22,16 @@ export interface SandboxOptions {
   projectTokenTtl?: number;
   /** `false` turns off the cloud endpoints' per-connection rate limits (for benchmarks); default true. */
   cloudRateLimits?: boolean;
+  /**
+   * Milliseconds a client has to send a whole request (headers and body), 1,000 to 600,000;
+   * default 30,000. Past it the answer is 408 and the connection is closed.
+   */
+  requestTimeout?: number;
+  /**
+   * Bytes of assets one user may upload, in all, 1 to 2^40; default 100 MiB (each asset is also
+   * limited to 10 MiB, as on the platform). Past it an upload is refused with 413.
+   */
+  assetQuota?: number;
 }
 
 /** Every option with its value filled in. */
@@ -32,6 +42,8 @@ export interface ResolvedOptions {
   seed: number;
   projectTokenTtl: number;
   cloudRateLimits: boolean;
+  requestTimeout: number;
+  assetQuota: number;
 }
 
 const DEFAULTS: ResolvedOptions = {
@@ -41,6 +53,8 @@ const DEFAULTS: ResolvedOptions = {
   seed: 1,
   projectTokenTtl: 300,
   cloudRateLimits: true,
+  requestTimeout: 30_000,
+  assetQuota: 100 * 1024 * 1024,
 };
 
 /** A latency past this is a mistake, not a slow network (and timers cap out near 24.8 days). */
@@ -89,7 +103,15 @@ export function resolveOptions(options: unknown): ResolvedOptions {
   if (typeof cloudRateLimits !== 'boolean') {
     throw new TypeError(`options.cloudRateLimits must be a boolean, got ${describe(cloudRateLimits)}`);
   }
-  return { port, host, latency, seed, projectTokenTtl, cloudRateLimits };
+  const requestTimeout = number(pick('requestTimeout'), 'options.requestTimeout');
+  if (!(requestTimeout >= 1_000 && requestTimeout <= 600_000)) {
+    throw new RangeError(`options.requestTimeout must be a number of ms 1000..600000, got ${requestTimeout}`);
+  }
+  const assetQuota = number(pick('assetQuota'), 'options.assetQuota');
+  if (!Number.isSafeInteger(assetQuota) || assetQuota < 1 || assetQuota > 2 ** 40) {
+    throw new RangeError(`options.assetQuota must be a number of bytes 1..2^40, got ${assetQuota}`);
+  }
+  return { port, host, latency, seed, projectTokenTtl, cloudRateLimits, requestTimeout, assetQuota };
 }
 
 /** A number of any value (NaN included: the range checks refuse it with a clearer message). */

@@ -1,4 +1,10 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import {
+  createServer,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+  STATUS_CODES,
+} from 'node:http';
 import type { Socket } from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { ErrorBody } from '../records.js';
@@ -10,7 +16,22 @@ import type { Router } from './router.js';
 export interface ServerOptions {
   /** Milliseconds every answer waits before it is sent (simulated internet). */
   latency: number;
+  /**
+   * Milliseconds a client has to send a whole request, headers and body; past it the request is
+   * answered 408 and the connection closed (a body that trickles in cannot hold a socket).
+   */
+  requestTimeout?: number;
 }
+
+/** The default of {@link ServerOptions.requestTimeout}: 30 s, plenty for a 10 MB asset on a slow line. */
+export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
+
+/** The largest request head (request line and headers) taken; past it the answer is 431. */
+export const MAX_HEADER_BYTES = 16 * 1024;
+/** The most milliseconds a client gets to send its headers (at most the request timeout). */
+const HEADERS_TIMEOUT_MS = 10_000;
+/** How long an idle keep-alive connection is kept. */
+const KEEP_ALIVE_MS = 5_000;
 
 /** A node:http server that routes, delays and never lets a handler take it down. */
 export interface SandboxServer {
@@ -28,11 +49,23 @@ export interface SandboxServer {
  */
 export function createSandboxServer(options: ServerOptions): SandboxServer {
   let router: Router | undefined;
+  const requestTimeout = options.requestTimeout ?? DEFAULT_REQUEST_TIMEOUT_MS;
   const sockets = new Set<Socket>();
 
-  const server = createServer((req, res) => {
-    void answer(req, res);
-  });
+  const server = createServer(
+    {
+      maxHeaderSize: MAX_HEADER_BYTES,
+      headersTimeout: Math.min(HEADERS_TIMEOUT_MS, requestTimeout),
+      requestTimeout,
+      keepAliveTimeout: KEEP_ALIVE_MS,
+      // node:http checks the two timeouts on this interval (30 s by default): a short one keeps
+      // the cut close to the limit.
+      connectionsCheckingInterval: Math.min(1_000, Math.ceil(requestTimeout / 4)),
+    },
+    (req, res) => {
+      void answer(req, res);
+    },
+  );
 
   async function answer(req: IncomingMessage, res: ServerResponse): Promise<void> {
     if (options.latency > 0) await delay(options.latency);
@@ -82,20 +115,22 @@ export function createSandboxServer(options: ServerOptions): SandboxServer {
     socket.on('error', () => socket.destroy());
   });
 
-  // A request that is not even HTTP: answer 400 in JSON when the socket still listens.
-  server.on('clientError', (err: NodeJS.ErrnoException, socket) => {
-    if (err.code !== 'ECONNRESET' && socket.writable) {
-      const body = JSON.stringify({
-        code: 'BadRequest',
-        message: 'malformed HTTP request',
-      } satisfies ErrorBody);
-      socket.end(
-        `HTTP/1.1 400 Bad Request\r\nContent-Type: application/json; charset=utf-8\r\n` +
-          `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
-      );
-    }
-    socket.destroy();
-  });
+  // A request node:http refuses before any route sees it: answer in JSON while the socket still
+  // listens and no answer has started (408 too slow, 431 head too large, else 400).
+  server.on(
+    'clientError',
+    (err: NodeJS.ErrnoException, socket: Socket & { _httpMessage?: ServerResponse }) => {
+      if (err.code !== 'ECONNRESET' && socket.writable && !socket._httpMessage?.headersSent) {
+        const [status, body] = clientErrorAnswer(err.code);
+        const text = JSON.stringify(body);
+        socket.end(
+          `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+            `Content-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n${text}`,
+        );
+      }
+      socket.destroy();
+    },
+  );
 
   return {
     server,
@@ -110,6 +145,23 @@ export function createSandboxServer(options: ServerOptions): SandboxServer {
       });
     },
   };
+}
+
+/** The status and JSON body for an error node:http raised while reading a request. */
+function clientErrorAnswer(code: string | undefined): [number, ErrorBody] {
+  if (code === 'ERR_HTTP_REQUEST_TIMEOUT') {
+    return [408, { code: 'RequestTimeout', message: 'the request took too long to arrive' }];
+  }
+  if (code === 'HPE_HEADER_OVERFLOW') {
+    return [
+      431,
+      {
+        code: 'RequestHeaderFieldsTooLarge',
+        message: `request headers larger than ${MAX_HEADER_BYTES} bytes`,
+      },
+    ];
+  }
+  return [400, { code: 'BadRequest', message: 'malformed HTTP request' }];
 }
 
 function errorReply(err: unknown): Reply {

@@ -2,6 +2,7 @@
  * A minimal cookie-keeping HTTP client for the sandbox's own tests. These tests check the server
  * on the wire, so they speak raw HTTP (undici's fetch) instead of going through the SDK.
  */
+import { connect, type Socket } from 'node:net';
 import { fetch } from 'undici';
 import type { LoginAnswer } from '../../src/records.js';
 import type { Sandbox } from '../../src/sandbox/index.js';
@@ -100,4 +101,21 @@ export async function loggedIn(sandbox: Sandbox, index = 0): Promise<Client> {
   const answer = await client.login(username, password);
   if (answer.status !== 200) throw new Error(`login failed: ${answer.text}`);
   return client;
+}
+
+/**
+ * Sends raw bytes over a socket to the sandbox on loopback; answers everything the server wrote
+ * back before it closed (or before `timeoutMs` of silence, when the socket is dropped).
+ */
+export function raw(port: number, bytes: string, timeoutMs = 3_000): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket: Socket = connect(port, '127.0.0.1', () => socket.write(bytes));
+    let out = '';
+    socket.on('data', (d: Buffer) => {
+      out += d.toString();
+    });
+    socket.on('close', () => resolve(out));
+    socket.on('error', reject);
+    socket.setTimeout(timeoutMs, () => socket.destroy());
+  });
 }

@@ -33,6 +33,8 @@ describe('startSandbox options', () => {
       seed: undefined,
       projectTokenTtl: undefined,
       cloudRateLimits: undefined,
+      requestTimeout: undefined,
+      assetQuota: undefined,
     });
     try {
       expect(sandbox.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
@@ -61,6 +63,8 @@ describe('startSandbox options', () => {
       ['seed', 1n],
       ['projectTokenTtl', '300'],
       ['projectTokenTtl', {}],
+      ['requestTimeout', '1000'],
+      ['assetQuota', 1n],
     ];
     for (const [name, value] of wrongType) {
       const err = await refused({ [name]: value });
@@ -85,6 +89,12 @@ describe('startSandbox options', () => {
       ['projectTokenTtl', 0],
       ['projectTokenTtl', Number.NaN],
       ['projectTokenTtl', Number.POSITIVE_INFINITY],
+      ['requestTimeout', 999],
+      ['requestTimeout', 600_001],
+      ['requestTimeout', Number.NaN],
+      ['assetQuota', 0],
+      ['assetQuota', 1.5],
+      ['assetQuota', 2 ** 41],
     ];
     for (const [name, value] of outOfRange) {
       const err = await refused({ [name]: value });

@@ -9,7 +9,7 @@ import { json } from '../../src/sandbox/http-utils.js';
 import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
 import { Router } from '../../src/sandbox/router.js';
 import { createSandboxServer } from '../../src/sandbox/server.js';
-import { Client, loggedIn } from './helpers.js';
+import { Client, loggedIn, raw } from './helpers.js';
 
 let sandbox: Sandbox;
 let anon: Client;
@@ -18,20 +18,6 @@ beforeAll(async () => {
   anon = new Client(sandbox.url);
 });
 afterAll(() => sandbox.close());
-
-/** Sends raw bytes over a socket; answers everything the server wrote back. */
-function raw(port: number, bytes: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const socket: Socket = connect(port, '127.0.0.1', () => socket.write(bytes));
-    let out = '';
-    socket.on('data', (d: Buffer) => {
-      out += d.toString();
-    });
-    socket.on('close', () => resolve(out));
-    socket.on('error', reject);
-    socket.setTimeout(3_000, () => socket.destroy());
-  });
-}
 
 /** Sends a WebSocket upgrade request for `path`, then resets the connection at once. */
 function resetAfterUpgrade(port: number, path: string): Promise<void> {

@@ -44,8 +44,10 @@ describe('csrf and login', () => {
       success: 1,
       msg: '',
       messages: [],
-      num_tries: 1,
     });
+    // As on the real site (WIRE.md §10): no `num_tries`, a `redirect` field.
+    expect(row).not.toHaveProperty('num_tries');
+    expect(row).toHaveProperty('redirect');
     expect(typeof row!.token).toBe('string');
     expect(typeof row!.id).toBe('number');
     const cookie = answer.setCookies.find((c) => c.startsWith('scratchsessionsid='));
@@ -68,7 +70,6 @@ describe('csrf and login', () => {
     expect(wrong.body).toEqual([
       {
         username: sandbox.samples.otherUser,
-        num_tries: 1,
         success: 0,
         msg: 'Incorrect username or password.',
         messages: [],
@@ -101,7 +102,7 @@ describe('csrf and login', () => {
     for (let i = 1; i <= 5; i++) {
       const answer = await client.login(i % 2 ? username.toLowerCase() : username, 'wrong');
       expect((answer.body as LoginAnswer[])[0]).toMatchObject({
-        num_tries: i,
+        success: 0,
         msg: 'Incorrect username or password.',
       });
     }

@@ -3,18 +3,21 @@ import type { Featured, Health } from '../../records.js';
 import { reader, writer } from '../auth.js';
 import type { SandboxContext } from '../context.js';
 import { badRequest, forbidden, notFound } from '../errors.js';
-import { isObject, json, page, parseId, parseJson, parsePaging, readBody } from '../http-utils.js';
+import { isObject, json, page, parseId, parseJsonBody, parsePaging, readBody } from '../http-utils.js';
 import { exploreProjects, exploreStudios, parseFilter, searchProjects, searchStudios } from '../ranking.js';
 import type { Incoming, Router } from '../router.js';
 import type { CommentRow, ProjectRow, StudioRow, UserRow } from '../store.js';
 
 const METADATA_LIMIT = 64 * 1024;
-/** Editable metadata and its length limits (the real editor's: 100 for titles, 5000 for texts). */
-const METADATA_FIELDS: Record<string, { min: number; max: number }> = {
-  title: { min: 1, max: 100 },
-  description: { min: 0, max: 5000 },
-  instructions: { min: 0, max: 5000 },
-};
+/**
+ * Editable metadata and its length limits (the real editor's: 100 for titles, 5000 for texts).
+ * A Map, so a field named `constructor` or `__proto__` finds nothing instead of Object's own.
+ */
+const METADATA_FIELDS = new Map<string, { min: number; max: number }>([
+  ['title', { min: 1, max: 100 }],
+  ['description', { min: 0, max: 5000 }],
+  ['instructions', { min: 0, max: 5000 }],
+]);
 
 /** The REST reads and metadata writes under `/api` (WIRE.md §3-4). */
 export function apiRoutes(router: Router, ctx: SandboxContext): void {
@@ -178,12 +181,12 @@ export function apiRoutes(router: Router, ctx: SandboxContext): void {
 
   router.put('/api/projects/:id', async (req) => {
     const row = ownProject(req);
-    const body = parseJson(await readBody(req.raw, METADATA_LIMIT));
+    const body = parseJsonBody(await readBody(req.raw, METADATA_LIMIT));
     if (!isObject(body)) throw badRequest('expected a JSON object with title, description or instructions');
     // Validate every field before changing anything: a write never half-happens.
     const changes: Partial<Record<'title' | 'description' | 'instructions', string>> = {};
     for (const [key, value] of Object.entries(body)) {
-      const rule = METADATA_FIELDS[key];
+      const rule = METADATA_FIELDS.get(key);
       if (!rule)
         throw badRequest(`unknown field ${JSON.stringify(key)} (allowed: title, description, instructions)`);
       if (typeof value !== 'string') throw badRequest(`${key} must be a string`);

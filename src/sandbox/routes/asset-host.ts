@@ -6,7 +6,7 @@ import { badRequest, notFound } from '../errors.js';
 import { bytes, json, readBody } from '../http-utils.js';
 import type { Incoming, Router } from '../router.js';
 
-/** The largest asset the sandbox takes (the real limit is about 10 MB). */
+/** The largest asset the sandbox takes (the real limit is about 10 MB); past it, 413. */
 export const ASSET_LIMIT = 10 * 1024 * 1024;
 
 /**
@@ -15,7 +15,7 @@ export const ASSET_LIMIT = 10 * 1024 * 1024;
  * uppercase name is refused on upload (400) and names nothing on download (404).
  */
 export function assetHostRoutes(router: Router, ctx: SandboxContext): void {
-  const { store, sessions } = ctx;
+  const { store, sessions, assetQuota } = ctx;
 
   const download = (req: Incoming) => {
     // Looked up as given: a name in another case is another name, which nothing is stored under.
@@ -27,10 +27,15 @@ export function assetHostRoutes(router: Router, ctx: SandboxContext): void {
   router.get('/assets/internalapi/asset/:md5ext/get', download);
 
   router.post('/assets/:md5ext', async (req) => {
-    writer(req, sessions, 'if-present');
+    const session = writer(req, sessions, 'if-present');
     const name = req.params.md5ext ?? '';
     if (!isAssetName(name)) {
       throw badRequest('the asset name must be 32 lowercase hex digits, a dot and a short extension');
+    }
+    // A declared length already past the quota is refused before a byte is read.
+    const declared = Number(req.raw.headers['content-length']);
+    if (Number.isSafeInteger(declared) && declared <= ASSET_LIMIT && !store.assets.has(name)) {
+      assetQuota.check(session.userId, declared);
     }
     const data = await readBody(req.raw, ASSET_LIMIT);
     if (data.length === 0) throw badRequest('an asset cannot be empty');
@@ -40,6 +45,8 @@ export function assetHostRoutes(router: Router, ctx: SandboxContext): void {
     }
     // Same name means same bytes, so an asset already stored is kept as it is.
     if (!store.assets.has(name)) {
+      assetQuota.check(session.userId, data.length);
+      assetQuota.charge(session.userId, data.length);
       store.assets.set(name, { bytes: new Uint8Array(data), contentType: contentTypeFor(name) });
     }
     return json({ status: 'ok', 'content-name': name });

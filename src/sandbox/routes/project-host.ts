@@ -2,7 +2,7 @@ import type { ProjectSaveAnswer } from '../../records.js';
 import { writer } from '../auth.js';
 import type { SandboxContext } from '../context.js';
 import { badRequest, forbidden, notFound } from '../errors.js';
-import { bytes, isObject, json, parseId, parseJson, readBody } from '../http-utils.js';
+import { bodyText, bytes, isObject, json, parseId, parseJsonBody, readBody } from '../http-utils.js';
 import type { Router } from '../router.js';
 
 /** The largest project JSON the sandbox takes (the real limit is about 5 MB). */
@@ -29,14 +29,14 @@ export function projectHostRoutes(router: Router, ctx: SandboxContext): void {
     const row = id === null ? undefined : store.projects.get(id);
     if (!row || (row.shared === null && row.ownerId !== session.userId)) throw notFound();
     if (row.ownerId !== session.userId) throw forbidden('Only the owner can save this project');
-    const raw = await readBody(req.raw, PROJECT_BODY_LIMIT);
-    const body = parseJson(raw);
+    const text = bodyText(await readBody(req.raw, PROJECT_BODY_LIMIT));
+    const body = parseJsonBody(text);
     if (!isObject(body) || !Array.isArray(body.targets)) {
       throw badRequest('a project body is a JSON object with a "targets" array');
     }
     if (!body.targets.every(isObject)) throw badRequest('every target must be a JSON object');
     // Kept as sent, byte for byte, as the real service stores it.
-    row.body = raw.toString('utf8');
+    row.body = text;
     row.modified = new Date().toISOString();
     row.lastActivity = row.modified;
     const answer: ProjectSaveAnswer = {

@@ -3,15 +3,18 @@ import type { LoginAnswer } from '../../records.js';
 import { cookieSession, csrfMatches, newCsrfToken } from '../auth.js';
 import type { SandboxContext } from '../context.js';
 import { badRequest, forbidden, HttpError } from '../errors.js';
-import { isObject, json, parseJson, readBody } from '../http-utils.js';
+import { bodyText, isObject, json, parseJsonBody, readBody } from '../http-utils.js';
 import { dummyPasswordHash, verifyPassword } from '../passwords.js';
 import type { Router } from '../router.js';
 
 const FORM_LIMIT = 16 * 1024;
 
+/** A login answer as the real site sends it: `num_tries` left out (WIRE.md §10). */
+type SandboxLoginAnswer = Omit<LoginAnswer, 'num_tries'> & { redirect?: string };
+
 /** The answer of a refused login: HTTP 403 with the one-element array (WIRE.md §2.2). */
-function loginRefused(username: string, numTries: number, msg: string): HttpError {
-  const answer: LoginAnswer = { username, num_tries: numTries, success: 0, msg, messages: [], id: null };
+function loginRefused(username: string, msg: string): HttpError {
+  const answer: SandboxLoginAnswer = { username, success: 0, msg, messages: [], id: null };
   return new HttpError(403, 'Forbidden', msg, [answer]);
 }
 
@@ -28,7 +31,7 @@ export function siteRoutes(router: Router, ctx: SandboxContext): void {
 
   router.post('/login', async (req) => {
     if (!csrfMatches(req)) throw forbidden('CSRF verification failed');
-    const body = parseJson(await readBody(req.raw, FORM_LIMIT));
+    const body = parseJsonBody(await readBody(req.raw, FORM_LIMIT));
     if (!isObject(body) || typeof body.username !== 'string' || typeof body.password !== 'string') {
       throw badRequest('expected {"username": string, "password": string}');
     }
@@ -38,24 +41,24 @@ export function siteRoutes(router: Router, ctx: SandboxContext): void {
     }
     const user = store.userByName(given);
     const name = user?.username ?? given;
-    if (loginGuard.isLocked(given))
-      throw loginRefused(name, loginGuard.recentFailures(given), 'Too many attempts');
+    if (loginGuard.isLocked(given)) throw loginRefused(name, 'Too many attempts');
+    // The attempt is counted as a failure before the hash is awaited, so a burst of concurrent
+    // guesses cannot all pass the lock check while the count is still low; a success forgets it.
+    loginGuard.fail(given);
     // A miss costs one scrypt like a hit, so timing does not tell which names exist.
     const ok = await verifyPassword(password, user?.passwordHash ?? (await dummyPasswordHash()));
-    if (!ok || !user?.passwordHash) {
-      throw loginRefused(name, loginGuard.fail(given), 'Incorrect username or password.');
-    }
-    const tries = loginGuard.recentFailures(given) + 1;
+    if (!ok || !user?.passwordHash) throw loginRefused(name, 'Incorrect username or password.');
     loginGuard.succeed(given);
     const session = sessions.create(user.id, user.username);
-    const answer: LoginAnswer = {
+    // As on the real site: no `num_tries` (WIRE.md §10), and a `redirect` field.
+    const answer: SandboxLoginAnswer = {
       username: user.username,
       token: session.token,
-      num_tries: tries,
       success: 1,
       msg: '',
       messages: [],
       id: user.id,
+      redirect: '',
     };
     return json([answer], 200, {
       'Set-Cookie': `${SESSION_COOKIE}="${session.id}"; Path=/; HttpOnly; SameSite=Lax`,
@@ -68,7 +71,7 @@ export function siteRoutes(router: Router, ctx: SandboxContext): void {
   });
 
   router.post('/accounts/logout', async (req) => {
-    const form = new URLSearchParams((await readBody(req.raw, FORM_LIMIT)).toString('utf8'));
+    const form = new URLSearchParams(bodyText(await readBody(req.raw, FORM_LIMIT)));
     if (!csrfMatches(req, form.get('csrfmiddlewaretoken'))) throw forbidden('CSRF verification failed');
     const session = cookieSession(req, sessions);
     if (session) sessions.drop(session);
