@@ -66,6 +66,17 @@ export class Projects extends Resource {
     return this.list<Comment>(async () => `${await this.#commentsPath(projectId, author)}`, rest);
   }
 
+  /** One comment of the project, top-level or reply, by its id. */
+  async comment(
+    id: number | string,
+    commentId: number | string,
+    options: { author?: string } = {},
+  ): Promise<Comment> {
+    const projectId = toId(id, 'project id');
+    const cid = toId(commentId, 'comment id');
+    return this.session.apiGet<Comment>(`${await this.#commentsPath(projectId, options?.author)}/${cid}`);
+  }
+
   /** Replies to one comment of the project. */
   replies(
     id: number | string,

@@ -30,6 +30,13 @@ export class Studios extends Resource {
     return this.list<Comment>(`/studios/${toId(id, 'studio id')}/comments`, options);
   }
 
+  /** One comment of the studio, top-level or reply, by its id. */
+  async comment(id: number | string, commentId: number | string): Promise<Comment> {
+    return this.session.apiGet<Comment>(
+      `/studios/${toId(id, 'studio id')}/comments/${toId(commentId, 'comment id')}`,
+    );
+  }
+
   /** Replies to one comment of the studio. */
   replies(id: number | string, commentId: number | string, options?: ListOptions): PagedList<Comment> {
     const path = `/studios/${toId(id, 'studio id')}/comments/${toId(commentId, 'comment id')}/replies`;

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { JsonDepthError, parseJson } from '../json.js';
 import { badRequest, tooLarge } from './errors.js';
@@ -10,9 +11,32 @@ export interface Reply {
   headers?: Record<string, string | string[]>;
 }
 
+// Marks where a bigint was, so its digits can be put back unquoted. The random part keeps text
+// that a user typed from ever looking like a mark.
+const BIGINT_MARK = `\u0001bigint-${randomBytes(8).toString('hex')}:`;
+// How the mark reads inside JSON text (U+0001 is written as `\u0001`), escaped for a RegExp.
+const MARK_IN_JSON = JSON.stringify(BIGINT_MARK)
+  .slice(1, -1)
+  .replace(/[\\^$.*+?()[\]{}|]/g, '\\$&');
+const BIGINT_MARKED = new RegExp(`"${MARK_IN_JSON}(-?\\d+)"`, 'g');
+
+/**
+ * Serializes an answer. A `bigint` is written as a bare JSON number with all its digits, the way
+ * the real service sends ids past 2^53 (WIRE.md §10), which `JSON.stringify` alone cannot do.
+ */
+export function toJsonText(value: unknown): string {
+  let marked = false;
+  const text = JSON.stringify(value, (_key, v: unknown) => {
+    if (typeof v !== 'bigint') return v;
+    marked = true;
+    return `${BIGINT_MARK}${v}`;
+  });
+  return marked ? text.replace(BIGINT_MARKED, '$1') : text;
+}
+
 /** A JSON answer. */
 export function json(value: unknown, status = 200, headers?: Record<string, string | string[]>): Reply {
-  return { status, body: JSON.stringify(value), contentType: 'application/json; charset=utf-8', headers };
+  return { status, body: toJsonText(value), contentType: 'application/json; charset=utf-8', headers };
 }
 
 /** A binary or text answer with its own content type. */

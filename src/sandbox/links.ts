@@ -5,14 +5,15 @@ const USER_SIZES = ['90x90', '60x60', '55x55', '50x50', '32x32'];
 const PROJECT_SIZES = ['282x218', '216x163', '200x200', '144x108', '135x102', '100x80'];
 
 /**
- * URLs the sandbox hands out. Images point back at the sandbox itself (`/images/...`, a tiny
- * generated SVG), so notebooks and docs render offline.
+ * URLs the sandbox hands out. Images have the real CDN's shape
+ * (`/get_image/project/<id>_480x360.png`, WIRE.md §10) but point back at the sandbox itself, which
+ * generates a small PNG, so notebooks and docs render offline.
  */
 export class Links {
   constructor(readonly base: string) {}
 
   userImage(userId: number, size = '90x90'): string {
-    return `${this.base}/images/user/${userId}_${size}.svg`;
+    return `${this.base}/get_image/user/${userId}_${size}.png`;
   }
 
   userImages(userId: number): ImageSet {
@@ -20,7 +21,7 @@ export class Links {
   }
 
   projectImage(projectId: number, size = '480x360'): string {
-    return `${this.base}/images/project/${projectId}_${size}.svg`;
+    return `${this.base}/get_image/project/${projectId}_${size}.png`;
   }
 
   projectImages(projectId: number): ImageSet {
@@ -28,11 +29,19 @@ export class Links {
   }
 
   studioImage(studioId: number, size = '170x100'): string {
-    return `${this.base}/images/studio/${studioId}_${size}.svg`;
+    return `${this.base}/get_image/gallery/${studioId}_${size}.png`;
   }
 
-  newsImage(newsId: number): string {
-    return `${this.base}/images/news/${newsId}_300x150.svg`;
+  newsImage(newsId: string): string {
+    return `${this.base}/get_image/news/${newsId}_300x150.png`;
+  }
+
+  /**
+   * A URL without its scheme (`//host:port/...`), as `/session/` and `/proxy/featured` send their
+   * image URLs (WIRE.md §10).
+   */
+  protocolRelative(url: string): string {
+    return url.replace(/^[a-z]+:/, '');
   }
 
   /** A page of the site (not served as HTML; links only). */

@@ -1,8 +1,8 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 
 /**
- * Short-lived project tokens, `<unix seconds>_<hex>` as on the real service (WIRE.md §4). The hex
- * part is an HMAC of the project id and the issue time, so a token is bound to one project and
+ * Short-lived project tokens, `<unix seconds>_<128 hex digits>` as on the real service (WIRE.md §4,
+ * §10). The hex part is an HMAC-SHA-512 of the project id and the issue time, so a token is bound to one project and
  * cannot be forged or moved; nothing is stored.
  */
 export class ProjectTokens {
@@ -18,7 +18,7 @@ export class ProjectTokens {
 
   verify(projectId: number, token: string | null, now = Date.now()): boolean {
     if (!token) return false;
-    const match = /^(\d{1,12})_([0-9a-f]{64})$/.exec(token);
+    const match = /^(\d{1,12})_([0-9a-f]{128})$/.exec(token);
     if (!match) return false;
     const issued = Number(match[1]);
     // Issue times are whole seconds, so the token lives until the end of its last second.
@@ -28,6 +28,6 @@ export class ProjectTokens {
   }
 
   private sign(projectId: number, issued: number): string {
-    return createHmac('sha256', this.secret).update(`${projectId}:${issued}`).digest('hex');
+    return createHmac('sha512', this.secret).update(`${projectId}:${issued}`).digest('hex');
   }
 }

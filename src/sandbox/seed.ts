@@ -70,6 +70,8 @@ const START = Date.UTC(2012, 0, 1);
 /** The seed's "now": data is dated before it; trending ranks against it. */
 export const SEED_NOW = Date.UTC(2026, 10, 1, 12);
 const LIGHT_FOLLOWERS = 2_100;
+/** 2^53: news ids above it lose digits in `JSON.parse`, as some real ones do (WIRE.md §10). */
+const NEWS_BIG_ID_BASE = 2n ** 53n;
 
 /** ISO-8601 to the second, as the real API writes dates. */
 const iso = (ms: number): string => new Date(Math.floor(ms / 1000) * 1000).toISOString();
@@ -174,7 +176,8 @@ export async function seedStore(seed: number): Promise<SeedResult> {
       joined: iso(joined),
       status: extra.light ? '' : rng.pick(words.STATUSES),
       bio: extra.light ? '' : rng.pick(words.BIOS),
-      country,
+      // Some real profiles have no country (WIRE.md §10); decided by id, so the draws stay the same.
+      country: id % 9 === 0 ? null : country,
     };
     store.addUser(row);
     return { row, language, fame: extra.fame ?? 0.3 + rng.next() * 2, favouriteTag: rng.pick(TAGS) };
@@ -600,7 +603,11 @@ export async function seedStore(seed: number): Promise<SeedResult> {
   );
   words.NEWS.forEach(([headline, copy], i) => {
     store.news.push({
-      id: 9_000 + words.NEWS.length - i,
+      // The two newest ids are past 2^53 (and not representable as doubles), as some real ones are.
+      id:
+        i < 2
+          ? (NEWS_BIG_ID_BASE + 2n * BigInt(2 - i) + 1n).toString()
+          : String(9_000 + words.NEWS.length - i),
       stamp: iso(SEED_NOW - i * 9 * DAY - rng.int(0, DAY)),
       headline,
       copy,

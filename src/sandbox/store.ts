@@ -16,7 +16,8 @@ export interface UserRow {
   joined: string;
   status: string;
   bio: string;
-  country: string;
+  /** `null` for some users, as on the real site (WIRE.md §10). */
+  country: string | null;
   /** An scrypt hash (see `passwords.ts`); users without one cannot log in. */
   passwordHash?: string;
 }
@@ -86,7 +87,8 @@ export interface StudioRow {
 }
 
 export interface NewsRow {
-  id: number;
+  /** Decimal digits: some ids exceed 2^53, as on the real site (WIRE.md §10), and stay exact. */
+  id: string;
   stamp: string;
   headline: string;
   copy: string;

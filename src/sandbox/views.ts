@@ -13,6 +13,33 @@ import type { Links } from './links.js';
 import type { Session } from './sessions.js';
 import type { CommentRow, NewsRow, ProjectRow, Store, StudioRow, UserRow } from './store.js';
 
+// The real service's shapes where they are looser than `records.ts` says (WIRE.md §10). Kept
+// here, so the sandbox answers as the real site does whatever the client's types promise.
+
+/** A user: `profile.country` may be `null`. */
+export type WireUser = Omit<User, 'profile'> & {
+  profile: Omit<User['profile'], 'country'> & { country: string | null };
+};
+/** The author block of a `/users/<u>/projects` row: no `username`. */
+export type ListAuthor = Omit<ProjectAuthor, 'username'>;
+/** A row of `/users/<u>/projects`: a thin author, no `project_token`, `stats.remixes` 0. */
+export type ProjectListRow = Omit<Project, 'author' | 'project_token'> & { author: ListAuthor };
+/** A news item whose id may pass 2^53: a bigint, written as exact digits (see `json`). */
+export type WireNewsItem = Omit<NewsItem, 'id'> & { id: bigint };
+/** `/session/` with the fields the real one sends beyond the documented ones. */
+export type WireSessionInfo = SessionInfo & {
+  user: NonNullable<SessionInfo['user']> & {
+    classroomId: number | null;
+    should_vpn: boolean;
+    birthYear: number;
+    birthMonth: number;
+    gender: string;
+  };
+};
+
+/** The join date the real API puts in every project's author block, whatever the truth. */
+const PLACEHOLDER_JOINED = '1900-01-01T00:00:00.000Z';
+
 /**
  * Builds the wire records of `records.ts` from store rows, field for field as the real service
  * sends them. Built at answer time, so they always reflect the latest writes.
@@ -29,7 +56,7 @@ export class Views {
     return user;
   }
 
-  user(row: UserRow): User {
+  user(row: UserRow): WireUser {
     return {
       id: row.id,
       username: row.username,
@@ -45,15 +72,28 @@ export class Views {
     };
   }
 
-  /** The author block of a project: the real API leaves `profile.id` null there. */
+  /**
+   * The author block of a project. The real API fills it with placeholders: `profile.id` null,
+   * `scratchteam` false and a 1900 join date, whatever the truth (WIRE.md §10).
+   */
   author(row: UserRow): ProjectAuthor {
     return {
       id: row.id,
       username: row.username,
-      scratchteam: row.scratchteam,
-      history: { joined: row.joined },
+      scratchteam: false,
+      history: { joined: PLACEHOLDER_JOINED },
       profile: { id: null, images: this.links.userImages(row.id) },
     };
+  }
+
+  /**
+   * A row of `/users/<u>/projects` as the real API sends it: the author without `username` (the
+   * caller knows whose list it is), and `stats.remixes` 0 whatever the truth (WIRE.md §10).
+   */
+  projectListRow(row: ProjectRow): ProjectListRow {
+    const { author, ...rest } = this.project(row);
+    const { username: _left, ...thin } = author;
+    return { ...rest, author: thin, stats: { ...rest.stats, remixes: 0 } };
   }
 
   project(row: ProjectRow, projectToken?: string): Project {
@@ -144,9 +184,9 @@ export class Views {
     return out;
   }
 
-  news(row: NewsRow): NewsItem {
+  news(row: NewsRow): WireNewsItem {
     return {
-      id: row.id,
+      id: BigInt(row.id),
       stamp: row.stamp,
       headline: row.headline,
       url: this.links.page(`/news#${row.id}`),
@@ -155,34 +195,49 @@ export class Views {
     };
   }
 
+  /** A project row of the front page: snake case, a protocol-relative thumbnail (WIRE.md §10). */
   featuredProject(row: ProjectRow, extra: Record<string, unknown> = {}): FeaturedRow {
     return {
-      thumbnail_url: this.links.projectImage(row.id, '144x108'),
+      thumbnail_url: this.links.protocolRelative(this.links.projectImage(row.id, '144x108')),
       title: row.title,
       creator: this.owner(row.ownerId).username,
       type: 'project',
       id: row.id,
       love_count: row.loves,
+      remixers_count: this.store.remixesOf(row.id).length,
       ...extra,
     };
   }
 
   featuredStudio(row: StudioRow): FeaturedRow {
-    return { thumbnail_url: this.links.studioImage(row.id), title: row.title, type: 'gallery', id: row.id };
+    return {
+      thumbnail_url: this.links.protocolRelative(this.links.studioImage(row.id)),
+      title: row.title,
+      type: 'gallery',
+      id: row.id,
+    };
   }
 
-  /** `GET /session/` for a live session. */
-  sessionInfo(session: Session): SessionInfo {
+  /**
+   * `GET /session/` for a live session, with the real one's quirks (WIRE.md §10): extra fields, a
+   * protocol-relative `thumbnailUrl`, and `dateJoined` in UTC without a zone.
+   */
+  sessionInfo(session: Session): WireSessionInfo {
     const user = this.owner(session.userId);
     return {
       user: {
         id: user.id,
         banned: false,
+        should_vpn: false,
         username: user.username,
         token: session.token,
-        thumbnailUrl: this.links.userImage(user.id, '32x32'),
-        dateJoined: user.joined,
+        thumbnailUrl: this.links.protocolRelative(this.links.userImage(user.id, '32x32')),
+        dateJoined: user.joined.replace(/(\.\d+)?Z$/, ''),
         email: `${user.username.toLowerCase()}@example.invalid`,
+        birthYear: 2010,
+        birthMonth: 1,
+        gender: '',
+        classroomId: null,
       },
       permissions: {
         admin: false,
@@ -193,17 +248,28 @@ export class Views {
         student: false,
         mute_status: {},
       },
-      flags: {
-        must_reset_password: false,
-        has_outstanding_email_confirmation: false,
-        show_welcome: false,
-        confirm_email_banner: false,
-        unsupported_browser_banner: false,
-        project_comments_enabled: true,
-        gallery_comments_enabled: true,
-        userprofile_comments_enabled: true,
-        everything_is_totally_normal: false,
-      },
+      flags: sessionFlags(),
     };
   }
+
+  /** `GET /session/` logged out: `flags` without `user`, one of the real site's two forms. */
+  loggedOutSession(): SessionInfo {
+    return { flags: sessionFlags() };
+  }
+}
+
+/** The `flags` of `/session/`, logged in or out. */
+function sessionFlags(): Record<string, boolean> {
+  return {
+    must_reset_password: false,
+    has_outstanding_email_confirmation: false,
+    show_welcome: false,
+    confirm_email_banner: false,
+    unsupported_browser_banner: false,
+    project_comments_enabled: true,
+    gallery_comments_enabled: true,
+    userprofile_comments_enabled: true,
+    must_complete_registration: false,
+    everything_is_totally_normal: false,
+  };
 }

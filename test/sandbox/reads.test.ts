@@ -1,3 +1,4 @@
+import { fetch } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type {
   Comment,
@@ -45,16 +46,25 @@ describe('users', () => {
     expect(Object.keys(user).sort()).toEqual(['history', 'id', 'profile', 'scratchteam', 'username']);
     expect(user.username).toBe(sandbox.samples.demoUser);
     expect(Object.keys(user.profile).sort()).toEqual(['bio', 'country', 'id', 'images', 'status']);
-    expect(user.profile.images['90x90']).toBe(`${sandbox.url}/images/user/${user.id}_90x90.svg`);
+    expect(user.profile.images['90x90']).toBe(`${sandbox.url}/get_image/user/${user.id}_90x90.png`);
     expect(Date.parse(user.history.joined)).toBeGreaterThan(Date.UTC(2012, 0, 1));
   });
 
   it('serves the generated avatar the record points at', async () => {
     const user = (await anon.get(`/api/users/${sandbox.samples.demoUser}`)).body as User;
-    const image = await anon.get(new URL(user.profile.images['90x90']!).pathname);
-    expect(image.status).toBe(200);
-    expect(image.headers.get('content-type')).toBe('image/svg+xml');
-    expect(image.text).toMatch(/^<svg [^>]*width="90" height="90"/);
+    // A real PNG of the size the name says (IHDR width and height), as the CDN serves.
+    const res = await fetch(user.profile.images['90x90']!);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('image/png');
+    const png = Buffer.from(await res.arrayBuffer());
+    expect(png.subarray(0, 8)).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
+    expect([png.readUInt32BE(16), png.readUInt32BE(20)]).toEqual([90, 90]);
+    // A `?v=` query is ignored, as by the CDN; the older SVG names still answer.
+    expect((await anon.get(`/get_image/user/${user.id}_90x90.png?v=123`)).status).toBe(200);
+    const svg = await anon.get(`/images/user/${user.id}_90x90.svg`);
+    expect(svg.headers.get('content-type')).toBe('image/svg+xml');
+    expect(svg.text).toMatch(/^<svg [^>]*width="90" height="90"/);
+    expect((await anon.get('/get_image/user/1_90x90.png')).status).toBe(404);
     expect((await anon.get('/images/user/1_90x90.svg')).status).toBe(404);
   });
 
@@ -124,9 +134,15 @@ describe('projects', () => {
       ].sort(),
     );
     expect(project).toMatchObject({ id, title: 'Cloud Variables Demo', public: true, visibility: 'visible' });
-    expect(project.author).toMatchObject({ username: sandbox.samples.demoUser, profile: { id: null } });
-    expect(project.project_token).toMatch(/^\d{10}_[0-9a-f]+$/);
-    expect(project.image).toBe(`${sandbox.url}/images/project/${id}_480x360.svg`);
+    // The real author block's placeholders (WIRE.md §10).
+    expect(project.author).toMatchObject({
+      username: sandbox.samples.demoUser,
+      scratchteam: false,
+      history: { joined: '1900-01-01T00:00:00.000Z' },
+      profile: { id: null },
+    });
+    expect(project.project_token).toMatch(/^\d{10}_[0-9a-f]{128}$/);
+    expect(project.image).toBe(`${sandbox.url}/get_image/project/${id}_480x360.png`);
     expect(Object.keys(project.stats).sort()).toEqual(['favorites', 'loves', 'remixes', 'views']);
   });
 

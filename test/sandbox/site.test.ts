@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ErrorBody, LoginAnswer, Project, SessionInfo } from '../../src/records.js';
+import type { ErrorBody, LoginAnswer, Project, SessionInfo, User } from '../../src/records.js';
 import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
 import { Client, loggedIn } from './helpers.js';
 
@@ -123,14 +123,19 @@ describe('csrf and login', () => {
 });
 
 describe('session and logout', () => {
-  it('answers {} without a live session', async () => {
+  it('answers flags without a user when there is no live session, as the real site may', async () => {
     const answer = await new Client(sandbox.url).get('/session/');
     expect(answer.status).toBe(200);
-    expect(answer.body).toEqual({});
+    const info = answer.body as SessionInfo;
+    expect(Object.keys(info)).toEqual(['flags']);
+    expect(info.flags).toMatchObject({
+      everything_is_totally_normal: false,
+      must_complete_registration: false,
+    });
     const forged = await new Client(sandbox.url).get('/session/', {
       headers: { cookie: 'scratchsessionsid="abc:def:ghi"' },
     });
-    expect(forged.body).toEqual({});
+    expect(forged.body).toEqual(info);
   });
 
   it('answers the session, with the cookie quoted or not', async () => {
@@ -143,9 +148,27 @@ describe('session and logout', () => {
       token: client.token,
       banned: false,
     });
-    expect(info.user!.thumbnailUrl.startsWith(sandbox.url)).toBe(true);
+    // The real answer's quirks (WIRE.md §10): extra fields, a protocol-relative thumbnail URL on
+    // this host, a join date without a zone.
+    expect(info.user).toMatchObject({
+      classroomId: null,
+      should_vpn: false,
+      birthYear: expect.any(Number),
+      birthMonth: expect.any(Number),
+      gender: expect.any(String),
+    });
+    expect(info.user!.thumbnailUrl).toBe(
+      `${sandbox.url.replace(/^http:/, '')}/get_image/user/${info.user!.id}_32x32.png`,
+    );
+    expect(info.user!.dateJoined).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d$/);
+    const profile = (await client.get(`/api/users/${sandbox.samples.demoUser}`)).body as User;
+    expect(`${info.user!.dateJoined}.000Z`).toBe(profile.history.joined);
     expect(info.permissions).toMatchObject({ scratcher: true, admin: false });
-    expect(info.flags).toMatchObject({ must_reset_password: false });
+    expect(info.flags).toMatchObject({
+      must_reset_password: false,
+      must_complete_registration: false,
+      everything_is_totally_normal: false,
+    });
     const bare = await new Client(sandbox.url).get('/session/', {
       headers: { cookie: `scratchsessionsid=${quoted.slice(1, -1)}` },
     });
@@ -178,7 +201,7 @@ describe('session and logout', () => {
     stale.cookies.set('scratchsessionsid', oldCookie);
     stale.cookies.set('scratchcsrftoken', csrf);
     stale.token = oldToken;
-    expect((await stale.get('/session/')).body).toEqual({});
+    expect(((await stale.get('/session/')).body as SessionInfo).user).toBeUndefined();
     // The owner's unshared project is invisible to the dead session, by cookie and by token.
     const unshared = await stale.get(`/api/projects/${sandbox.samples.unsharedProject}`, {
       headers: { 'x-token': oldToken },

@@ -70,6 +70,14 @@ export function apiRoutes(router: Router, ctx: SandboxContext): void {
     return page(store.repliesTo(list, parent.id), parsePaging(req.query)).map((c) => views.comment(c, list));
   };
 
+  /** One comment (top-level or reply) by its id, `:cid`. */
+  const oneComment = (req: Incoming, list: readonly CommentRow[]) => {
+    const id = parseId(req.params.cid);
+    const comment = list.find((c) => c.id === id);
+    if (!comment) throw notFound();
+    return views.comment(comment, list);
+  };
+
   /** The comments of a project addressed as `/users/<author>/projects/<id>`. */
   const projectComments = (req: Incoming): readonly CommentRow[] => {
     const row = visibleProject(req);
@@ -81,11 +89,29 @@ export function apiRoutes(router: Router, ctx: SandboxContext): void {
 
   // ---- service ---------------------------------------------------------------------------------
   router.get('/api/health', () => {
+    // The real answer's shape (WIRE.md §10): a version with a leading space, `sql` nested by
+    // database and role with pool counts in each leaf, `load` an array of numbers.
+    const pool = () => ({
+      ssl: false,
+      destroyed: false,
+      min: 0,
+      max: 10,
+      numUsed: 0,
+      numFree: 1,
+      pendingAcquires: 0,
+      pendingCreates: 0,
+    });
+    const database = () => ({ primary: pool(), replica: pool() });
     const health: Health = {
-      version: 'scratchlab-sandbox',
+      version: ' scratchlab-sandbox',
       uptime: Math.round((Date.now() - started) / 1000),
       load: loadavg(),
-      sql: { main: { ssl: false, destroyed: false, numUsed: 0, numFree: 1, pendingAcquires: 0 } },
+      sql: {
+        main: database(),
+        project_comments: database(),
+        gallery_comments: database(),
+        userprofile_comments: database(),
+      },
       timestamp: Date.now(),
       cache: { connected: true, ready: true },
     };
@@ -148,7 +174,9 @@ export function apiRoutes(router: Router, ctx: SandboxContext): void {
   });
   router.get('/api/users/:username/projects', (req) => {
     const user = userParam(req);
-    return json(projectsOf(page(store.sharedProjectsOf(user.id), parsePaging(req.query))));
+    // Thin rows, as the real API sends this list (WIRE.md §10).
+    const rows = page(store.sharedProjectsOf(user.id), parsePaging(req.query));
+    return json(rows.map((row) => views.projectListRow(row)));
   });
   router.get('/api/users/:username/projects/:id', (req) => {
     const user = userParam(req);
@@ -159,12 +187,9 @@ export function apiRoutes(router: Router, ctx: SandboxContext): void {
   router.get('/api/users/:username/projects/:id/comments', (req) =>
     json(topLevelPage(req, projectComments(req))),
   );
-  router.get('/api/users/:username/projects/:id/comments/:cid', (req) => {
-    const list = projectComments(req);
-    const comment = list.find((c) => c.id === parseId(req.params.cid));
-    if (!comment) throw notFound();
-    return json(views.comment(comment, list));
-  });
+  router.get('/api/users/:username/projects/:id/comments/:cid', (req) =>
+    json(oneComment(req, projectComments(req))),
+  );
   router.get('/api/users/:username/projects/:id/comments/:cid/replies', (req) =>
     json(repliesPage(req, projectComments(req))),
   );
@@ -230,6 +255,9 @@ export function apiRoutes(router: Router, ctx: SandboxContext): void {
   );
   router.get('/api/studios/:id/comments', (req) =>
     json(topLevelPage(req, store.studioComments.get(studioParam(req).id) ?? [])),
+  );
+  router.get('/api/studios/:id/comments/:cid', (req) =>
+    json(oneComment(req, store.studioComments.get(studioParam(req).id) ?? [])),
   );
   router.get('/api/studios/:id/comments/:cid/replies', (req) =>
     json(repliesPage(req, store.studioComments.get(studioParam(req).id) ?? [])),

@@ -67,7 +67,7 @@ export function siteRoutes(router: Router, ctx: SandboxContext): void {
 
   router.get('/session', (req) => {
     const session = cookieSession(req, sessions);
-    return json(session ? views.sessionInfo(session) : {});
+    return json(session ? views.sessionInfo(session) : views.loggedOutSession());
   });
 
   router.post('/accounts/logout', async (req) => {
