@@ -81,6 +81,12 @@ describe('slow and oversized requests', () => {
     expect(answer).toMatch(/^HTTP\/1\.1 408 /);
   }, 20_000);
 
+  it('closes a connection that never sends a request', async () => {
+    // Nothing is written: the server must hang up by itself (the 15 s here is only a backstop).
+    const { closedByServer } = await trickle(sandbox.port, '', 60_000, 15_000);
+    expect(closedByServer).toBe(true);
+  }, 20_000);
+
   it('answers oversized headers with 431 JSON', async () => {
     const answer = await raw(
       sandbox.port,
@@ -258,5 +264,19 @@ describe('keys are own properties only', () => {
     const after = (await client.get(`/api/projects/${id}`)).body as Project;
     expect(after.title).toBe(before.title);
     expect(after.history.modified).toBe(before.history.modified);
+  });
+
+  it('finds no image kind named after Object.prototype', async () => {
+    const anon = new Client(sandbox.url);
+    for (const path of [
+      '/get_image/constructor/1_90x90.png',
+      '/get_image/__proto__/1_90x90.png',
+      '/images/toString/1_90x90.svg',
+      '/images/hasOwnProperty/1_90x90.svg',
+    ]) {
+      const answer = await anon.get(path);
+      expect(answer.status, path).toBe(404);
+      expect(answer.body, path).toEqual({ code: 'NotFound', message: '' });
+    }
   });
 });
