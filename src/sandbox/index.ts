@@ -74,7 +74,11 @@ function urlHost(host: string): string {
 export async function startSandbox(options?: SandboxOptions): Promise<Sandbox> {
   const opts = resolveOptions(options);
   const { store, accounts, samples } = await seedStore(opts.seed);
-  const http = createSandboxServer({ latency: opts.latency, requestTimeout: opts.requestTimeout });
+  const http = createSandboxServer({
+    latency: opts.latency,
+    // The simulated latency runs before a body is read, so it must not eat the client's time.
+    requestTimeout: opts.requestTimeout + opts.latency,
+  });
 
   await new Promise<void>((resolve, reject) => {
     http.server.once('error', reject);
