@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { Session } from '../../src/index.js';
 import type { Comment, Project, Studio, User } from '../../src/records.js';
+import { toJsonText } from '../../src/sandbox/http-utils.js';
 import { startSandbox } from '../../src/sandbox/index.js';
 import { useSandbox } from '../support/sandbox.js';
 import { Client } from './helpers.js';
@@ -130,6 +131,11 @@ describe('service answers', () => {
     // The image of a big-id item resolves too.
     const image = await anon().get('/get_image/news/9007199254740997_300x150.png');
     expect(image.status).toBe(200);
+  });
+
+  it('writes bigints as exact digits and leaves look-alike text alone', () => {
+    const text = toJsonText({ id: 2n ** 64n + 1n, list: [-3n], note: '\u0001bigint-00:5', n: 1 });
+    expect(text).toBe('{"id":18446744073709551617,"list":[-3],"note":"\\u0001bigint-00:5","n":1}');
   });
 
   it('issues project tokens of unix seconds and 128 hex digits', async () => {

@@ -3,7 +3,16 @@ import type { Featured, Health } from '../../records.js';
 import { reader, writer } from '../auth.js';
 import type { SandboxContext } from '../context.js';
 import { badRequest, forbidden, notFound } from '../errors.js';
-import { isObject, json, page, parseId, parseJsonBody, parsePaging, readBody } from '../http-utils.js';
+import {
+  exactJson,
+  isObject,
+  json,
+  page,
+  parseId,
+  parseJsonBody,
+  parsePaging,
+  readBody,
+} from '../http-utils.js';
 import { exploreProjects, exploreStudios, parseFilter, searchProjects, searchStudios } from '../ranking.js';
 import type { Incoming, Router } from '../router.js';
 import type { CommentRow, ProjectRow, StudioRow, UserRow } from '../store.js';
@@ -118,7 +127,9 @@ export function apiRoutes(router: Router, ctx: SandboxContext): void {
     return json(health);
   });
 
-  router.get('/api/news', (req) => json(page(store.news, parsePaging(req.query)).map((n) => views.news(n))));
+  router.get('/api/news', (req) =>
+    exactJson(page(store.news, parsePaging(req.query)).map((n) => views.news(n))),
+  );
 
   router.get('/api/proxy/featured', () => {
     const shared = [...store.projects.values()].filter((p) => p.shared !== null);
