@@ -21,7 +21,15 @@ export interface ServerOptions {
    * answered 408 and the connection closed (a body that trickles in cannot hold a socket).
    */
   requestTimeout?: number;
+  /**
+   * Open connections at most, upgraded (cloud) ones included; past it new ones are closed at
+   * once. Default {@link DEFAULT_MAX_CONNECTIONS}.
+   */
+  maxConnections?: number;
 }
+
+/** The default of {@link ServerOptions.maxConnections}: well under a typical file limit. */
+export const DEFAULT_MAX_CONNECTIONS = 4_096;
 
 /** The default of {@link ServerOptions.requestTimeout}: 30 s, plenty for a 10 MB asset on a slow line. */
 export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
@@ -104,6 +112,10 @@ export function createSandboxServer(options: ServerOptions): SandboxServer {
       raw: req,
     });
   }
+
+  // Sockets are only held for bounded times, but a flood of fresh ones must not run the process
+  // out of file descriptors either.
+  server.maxConnections = options.maxConnections ?? DEFAULT_MAX_CONNECTIONS;
 
   server.on('connection', (socket) => {
     sockets.add(socket);

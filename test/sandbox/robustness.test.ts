@@ -210,6 +210,31 @@ describe('the server layer', () => {
     }
   });
 
+  it('closes connections past maxConnections at once, and serves again when some close', async () => {
+    const app = createSandboxServer({ latency: 0, maxConnections: 3 });
+    app.setRouter(new Router().get('/ok', () => json({ ok: true })));
+    await new Promise<void>((resolve) => app.server.listen(0, '127.0.0.1', resolve));
+    const port = (app.server.address() as AddressInfo).port;
+    const open = (): Promise<Socket> =>
+      new Promise((resolve, reject) => {
+        const socket: Socket = connect(port, '127.0.0.1', () => resolve(socket));
+        socket.on('error', reject);
+      });
+    try {
+      const held = [await open(), await open(), await open()];
+      // The fourth is accepted by the kernel, then dropped by the server without an answer.
+      const answer = await raw(port, 'GET /ok HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
+      expect(answer).toBe('');
+      for (const socket of held) socket.destroy();
+      await delay(100);
+      expect(await raw(port, 'GET /ok HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n')).toMatch(
+        /^HTTP\/1\.1 200 /,
+      );
+    } finally {
+      await app.close();
+    }
+  });
+
   it('answers 503 until the routes are installed', async () => {
     const app = createSandboxServer({ latency: 0 });
     await new Promise<void>((resolve) => app.server.listen(0, '127.0.0.1', resolve));
