@@ -147,6 +147,14 @@ describe('bodies that are not what they claim', () => {
       expect(answer.status, path).toBe(400);
       expect((answer.body as ErrorBody).message, path).toMatch(/deeper than 1000/);
     }
+    // The issue's case: millions of levels (here 2.5 million, just under the 5 MiB body limit).
+    const huge = `${'['.repeat(2_500_000)}${']'.repeat(2_500_000)}`;
+    const save = await client.write('PUT', `/projects/${id}`, {
+      body: huge,
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(save.status).toBe(400);
+    expect((save.body as ErrorBody).message).toMatch(/deeper than 1000/);
     const login = await new Client(sandbox.url).request('POST', '/login/', {
       body: `{"username": ${deep}}`,
       headers: { cookie: 'scratchcsrftoken=a', 'x-csrftoken': 'a' },
