@@ -1,9 +1,9 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 
 /**
- * Short-lived project tokens, `<unix seconds>_<128 hex digits>` as on the real service (WIRE.md §4,
- * §10). The hex part is an HMAC-SHA-512 of the project id and the issue time, so a token is bound to one project and
- * cannot be forged or moved; nothing is stored.
+ * Short-lived project tokens, `<unix seconds>_<128 hex digits>` as on the real service (WIRE.md
+ * §4, §10). The hex part is an HMAC-SHA-512 of the project id and the issue time, so a token is
+ * bound to one project and cannot be forged or moved; nothing is stored.
  */
 export class ProjectTokens {
   private readonly secret = randomBytes(32);

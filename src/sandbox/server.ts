@@ -128,7 +128,8 @@ export function createSandboxServer(options: ServerOptions): SandboxServer {
   });
 
   // A request node:http refuses before any route sees it: answer in JSON while the socket still
-  // listens and no answer has started (408 too slow, 431 head too large, else 400).
+  // listens and no answer has started (408 too slow, 431 head too large, else 400). The answer in
+  // progress sits on `_httpMessage`, which node:http's own handler checks the same way.
   server.on(
     'clientError',
     (err: NodeJS.ErrnoException, socket: Socket & { _httpMessage?: ServerResponse }) => {
