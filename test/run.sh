@@ -16,6 +16,8 @@ npm run --silent build
 echo "› lint and types"
 npx biome check . >/dev/null || npx biome check .
 npx tsc -p test/tsconfig.json --noEmit
+echo "› the package as users get it"
+node test/package/check.mjs
 
 mkdir -p test/.tmp
 status=0
