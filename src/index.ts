@@ -32,16 +32,39 @@ export {
   type PageProgress,
   type WalkOptions,
 } from './paging.js';
-export { checkAsset, isAssetName, md5ext, md5Hex, projectAssetNames } from './project/assets.js';
+export { ArchiveError, type ArchiveErrorCode } from './project/archive-error.js';
+export {
+  type AssetUse,
+  assetUses,
+  checkAsset,
+  isAssetName,
+  md5ext,
+  md5Hex,
+  projectAssetNames,
+} from './project/assets.js';
 export { contentTypeFor } from './project/content-types.js';
+export {
+  checkProject,
+  type ProjectProblem,
+  type RepairedProject,
+  repairProject,
+} from './project/project-check.js';
 export type { AssetsInput, FileContent, ProjectInput } from './project/project-input.js';
-export type { AssetReference, ProjectFiles, ProjectJson, ProjectTarget } from './project/project-json.js';
-export { loadSb3, readSb3, saveSb3, writeSb3 } from './project/sb3.js';
+export type {
+  AssetReference,
+  CustomFont,
+  ProjectFiles,
+  ProjectJson,
+  ProjectTarget,
+} from './project/project-json.js';
+export { loadSb3, type ReadSb3Options, readSb3, type Sb3Project, saveSb3, writeSb3 } from './project/sb3.js';
+export { DEFAULT_ZIP_LIMITS, type ZipLimits } from './project/zip.js';
 export type * from './records.js';
 export {
   type CommentListOptions,
   type ProjectMetadata,
   Projects,
+  type SaveOptions,
   type TransferOptions,
   type TransferProgress,
 } from './resources/projects.js';

@@ -44,19 +44,51 @@ export function checkAsset(name: string, bytes: unknown): asserts bytes is Uint8
   }
 }
 
-/** The distinct asset files a project names, in the order they first appear. */
-export function projectAssetNames(json: ProjectJson): string[] {
-  const names = new Set<string>();
-  for (const target of json.targets) {
-    for (const entry of [...(target.costumes ?? []), ...(target.sounds ?? [])]) {
-      const name =
-        typeof entry.md5ext === 'string'
-          ? entry.md5ext
-          : typeof entry.assetId === 'string' && typeof entry.dataFormat === 'string'
-            ? `${entry.assetId}.${entry.dataFormat}`
-            : undefined;
-      if (name) names.add(name);
+/** One place where a project body names an asset file. */
+export interface AssetUse {
+  /** The asset's file name (`md5ext`). */
+  name: string;
+  /** Where: a target's name (`Stage`, a sprite) or `customFonts`. */
+  owner: string;
+  /** The costume, sound or font entry itself (rewritten when an asset is renamed). */
+  entry: Record<string, unknown>;
+}
+
+/**
+ * Every place the body names an asset: costumes and sounds of every target, and TurboWarp's
+ * custom fonts (`customFonts[].md5ext` at the top level, or on a target in a sprite export).
+ */
+export function assetUses(json: ProjectJson): AssetUse[] {
+  const uses: AssetUse[] = [];
+  const add = (entry: unknown, owner: string) => {
+    if (entry === null || typeof entry !== 'object') return;
+    const item = entry as Record<string, unknown>;
+    const name =
+      typeof item.md5ext === 'string'
+        ? item.md5ext
+        : typeof item.assetId === 'string' && typeof item.dataFormat === 'string'
+          ? `${item.assetId}.${item.dataFormat}`
+          : undefined;
+    if (name) uses.push({ name, owner, entry: item });
+  };
+  const fonts = (list: unknown) => {
+    if (!Array.isArray(list)) return;
+    // System fonts name no file; only custom ones carry an md5ext.
+    for (const font of list) if (font && typeof font === 'object' && !font.system) add(font, 'customFonts');
+  };
+  for (const [index, target] of json.targets.entries()) {
+    if (target === null || typeof target !== 'object') continue;
+    const owner = typeof target.name === 'string' ? target.name : `target ${index}`;
+    for (const list of [target.costumes, target.sounds]) {
+      if (Array.isArray(list)) for (const entry of list) add(entry, owner);
     }
+    fonts(target.customFonts);
   }
-  return [...names];
+  fonts(json.customFonts);
+  return uses;
+}
+
+/** The distinct asset files a project names (costumes, sounds, custom fonts), in order of first use. */
+export function projectAssetNames(json: ProjectJson): string[] {
+  return [...new Set(assetUses(json).map((reference) => reference.name))];
 }

@@ -3,6 +3,7 @@
  * a Map or object or array of `[fileName, content]` pairs (with `project.json` among them),
  * `{ json, assets }` (what `download` and `readSb3` give), a bare project body, or `.sb3` bytes.
  */
+import { JsonDepthError, parseJson } from '../json.js';
 import { isProjectJson, type ProjectFiles, type ProjectJson } from './project-json.js';
 import { readSb3 } from './sb3.js';
 
@@ -85,8 +86,9 @@ function toJson(content: unknown): ProjectJson {
   }
   if (typeof value === 'string') {
     try {
-      value = JSON.parse(value);
+      value = parseJson(value);
     } catch (cause) {
+      if (cause instanceof JsonDepthError) throw new JsonDepthError(cause.limit, 'project.json');
       throw new TypeError('project.json is not valid JSON', { cause });
     }
   }

@@ -19,6 +19,20 @@ export interface ProjectTarget {
   variables?: Record<string, unknown>;
   costumes?: AssetReference[];
   sounds?: AssetReference[];
+  /** TurboWarp, in a sprite export: the sprite's custom fonts. */
+  customFonts?: CustomFont[];
+  [key: string]: unknown;
+}
+
+/**
+ * A TurboWarp font: a system one names a family only; a custom one is an asset file named by
+ * `md5ext` (`.ttf`, `.otf`, `.woff`, `.woff2`), stored in the `.sb3` like costumes and sounds.
+ */
+export interface CustomFont {
+  system: boolean;
+  family: string;
+  fallback: string;
+  md5ext?: string;
   [key: string]: unknown;
 }
 
@@ -28,6 +42,8 @@ export interface ProjectJson {
   monitors?: unknown[];
   extensions?: string[];
   meta?: Record<string, unknown>;
+  /** TurboWarp's fonts (top level of the body, next to `meta`). */
+  customFonts?: CustomFont[];
   [key: string]: unknown;
 }
 

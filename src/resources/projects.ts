@@ -1,9 +1,10 @@
 import { mapConcurrent } from '../concurrency.js';
 import { ApiError } from '../errors.js';
-import { tryParseJson } from '../json.js';
+import { stringifyJson, tryParseJson } from '../json.js';
 import type { PagedList } from '../paging.js';
 import { checkAsset, isAssetName, md5ext, md5Hex, projectAssetNames } from '../project/assets.js';
 import { contentTypeFor } from '../project/content-types.js';
+import { checkProject, repairProject } from '../project/project-check.js';
 import { type ProjectInput, toProjectFiles } from '../project/project-input.js';
 import { isProjectJson, type ProjectFiles, type ProjectJson } from '../project/project-json.js';
 import type { Comment, Project, ProjectSaveAnswer } from '../records.js';
@@ -29,6 +30,16 @@ export interface TransferOptions {
   /** Called after each asset. */
   onProgress?: (progress: TransferProgress) => void;
   signal?: AbortSignal;
+}
+
+/** Options of `save`. */
+export interface SaveOptions extends TransferOptions {
+  /**
+   * Repair what `readSb3` reports as fixable before uploading: assets whose bytes do not match
+   * their name are renamed to their real md5 (and the body's references rewritten), files that
+   * are not assets are left out. Without it, such files make `save` throw, naming every one.
+   */
+  repair?: boolean;
 }
 
 /** Options of the comment lists: the author is looked up when not given. */
@@ -184,7 +195,7 @@ export class Projects extends Resource {
   /** Replaces the project's body. Owner only. */
   async setJson(id: number | string, json: ProjectJson | string): Promise<ProjectSaveAnswer> {
     const projectId = toId(id, 'project id');
-    const body = typeof json === 'string' ? json : JSON.stringify(json);
+    const body = typeof json === 'string' ? json : stringifyJson(json, undefined, 'project.json');
     if (!isProjectJson(typeof json === 'string' ? tryParseJson(json) : json)) {
       throw new TypeError('project body must be an object with a targets array');
     }
@@ -212,19 +223,34 @@ export class Projects extends Resource {
   }
 
   /**
-   * Saves a whole project: checks every asset's name and md5 first (a bad one throws and
-   * nothing is written), uploads the assets concurrently, then writes the body.
+   * Saves a whole project: checks every asset's name and md5 first (bad ones throw, all named,
+   * and nothing is written; `repair: true` fixes them instead), uploads the assets
+   * concurrently, then writes the body.
    * Accepts a Map / object / pairs of files, `{ json, assets }`, a bare body or `.sb3` bytes.
    */
   async save(
     id: number | string,
     project: ProjectInput,
-    options: TransferOptions = {},
+    options: SaveOptions = {},
   ): Promise<ProjectSaveAnswer> {
     const projectId = toId(id, 'project id');
     const { concurrency, onProgress, signal } = transferOptions(options);
-    const { json, assets } = toProjectFiles(project);
-    for (const [name, data] of assets) checkAsset(name, data);
+    if (options.repair !== undefined && typeof options.repair !== 'boolean')
+      throw new TypeError('repair must be a boolean');
+    let files = toProjectFiles(project);
+    if (options.repair) files = repairProject(files);
+    const { json, assets } = files;
+    for (const [name, data] of assets) {
+      if (!(data instanceof Uint8Array))
+        throw new TypeError(`asset ${name} must be bytes (Uint8Array or Buffer)`);
+    }
+    const bad = checkProject(files).filter((problem) => problem.kind !== 'missing-asset');
+    if (bad.length > 0) {
+      throw new RangeError(
+        `${bad.length} file(s) cannot be saved as they are (save with { repair: true } to fix them): ` +
+          bad.map((problem) => problem.message).join('; '),
+      );
+    }
     this.session.requireAuth('projects.save');
     const entries = [...assets];
     let done = 0;
