@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { open, readFile, rename, stat, unlink } from 'node:fs/promises';
 import { basename, dirname, extname, join, resolve } from 'node:path';
+import { parseJson } from '../json.js';
 import type { Database } from './database.js';
+import { withFileLock } from './file-lock.js';
 import { checkKey, checkName, sortedKeys, toStoredValue } from './validation.js';
 
 /** Options of {@link JsonDatabase}. */
@@ -10,7 +12,14 @@ export interface JsonDatabaseOptions {
   path: string;
   /** The name served to projects (default: the file's base name without its extension). */
   name?: string;
+  /**
+   * How long a write waits for another writer's lock on the file, in ms (default 10 000).
+   * Past it the write rejects with an error naming the holder (pid and host).
+   */
+  lockTimeout?: number;
 }
+
+const DEFAULT_LOCK_TIMEOUT = 10_000;
 
 /**
  * A database kept in one JSON file holding an object of string values, `{ "key": "value" }`.
@@ -25,11 +34,15 @@ export interface JsonDatabaseOptions {
  *   leaves the database as it was; later writes go on from there. (One exception: when the
  *   directory cannot be synced after the rename, the new state stays in place and the promise
  *   rejects saying it may not survive a power loss.)
- * - `get` and `keys` see the last state written to disk: a `set` is visible once its promise
- *   resolves.
+ * - `get` and `keys` see the file's current state: a `set` is visible once its promise
+ *   resolves, here and in any other process or instance using the file. If the file vanishes,
+ *   the last state this instance knew stands (and is written back at the next `set`).
  * - An existing file keeps its permission bits; a new one gets the usual `0666 & ~umask`.
- *
- * One process should own a file: two processes writing the same file each overwrite the other.
+ * - Several writers may share a file (processes, or instances in one process): each write
+ *   takes an exclusive lock (`<file>.lock`, via proper-lockfile), reads the file afresh and
+ *   writes it back, so no acknowledged write is lost. A writer waits up to `lockTimeout` for
+ *   the lock, then fails naming the holder. A lock left by a crashed process on this machine is
+ *   taken over at once; one from another machine after 10 s without refresh.
  */
 export class JsonDatabase implements Database {
   /** The name served to projects. */
@@ -37,8 +50,10 @@ export class JsonDatabase implements Database {
   /** The file, as an absolute path. */
   readonly path: string;
   #data: Map<string, string> | undefined;
-  #loading: Promise<Map<string, string>> | undefined;
+  /** Identity of the file version `#data` came from (inode, size, mtime), or 'none'. */
+  #version: string | undefined;
   #queue: Promise<unknown> = Promise.resolve();
+  readonly #lockTimeout: number;
 
   /**
    * @throws TypeError or RangeError for a missing path or a malformed name.
@@ -55,6 +70,10 @@ export class JsonDatabase implements Database {
     const name = options.name ?? basename(this.path, extname(this.path));
     checkName(name, 'JsonDatabase');
     this.name = name;
+    const timeout = options.lockTimeout ?? DEFAULT_LOCK_TIMEOUT;
+    if (!Number.isSafeInteger(timeout) || timeout < 0)
+      throw new RangeError('JsonDatabase: lockTimeout must be a whole number of ms, 0 or more');
+    this.#lockTimeout = timeout;
   }
 
   /** The value under `key`, or `undefined`. */
@@ -78,33 +97,40 @@ export class JsonDatabase implements Database {
     return sortedKeys((await this.#load()).keys());
   }
 
-  #load(): Promise<Map<string, string>> {
-    if (this.#data !== undefined) return Promise.resolve(this.#data);
-    if (this.#loading === undefined) {
-      // A failed load is not cached: once the file is fixed, the next call reads it.
-      this.#loading = readState(this.path).then(
-        (data) => {
-          this.#data = data;
-          return data;
-        },
-        (error: unknown) => {
-          this.#loading = undefined;
-          throw error;
-        },
-      );
-    }
-    return this.#loading;
+  /** The file's current state, read again only when the file has changed since last time. */
+  async #load(): Promise<Map<string, string>> {
+    const version = await fileVersion(this.path);
+    if (this.#data !== undefined && (version === this.#version || version === 'none')) return this.#data;
+    const data = version === 'none' ? new Map<string, string>() : await readState(this.path);
+    this.#data = data;
+    this.#version = version;
+    return data;
   }
 
   async #write(key: string, value: string): Promise<void> {
-    const current = await this.#load();
-    if (current.get(key) === value) return;
-    const next = new Map(current);
-    next.set(key, value);
-    await replaceFile(this.path, serialize(next));
-    // The rename has happened: the new state is the file's state, whatever the sync says.
-    this.#data = next;
-    await syncDirectory(dirname(this.path));
+    await withFileLock(this.path, { timeout: this.#lockTimeout, who: 'JsonDatabase' }, async () => {
+      // Under the lock, the file is the truth: another writer may have changed it.
+      const current = await this.#load();
+      if (current.get(key) === value) return;
+      const next = new Map(current);
+      next.set(key, value);
+      await replaceFile(this.path, serialize(next));
+      // The rename has happened: the new state is the file's state, whatever the sync says.
+      this.#data = next;
+      this.#version = await fileVersion(this.path);
+      await syncDirectory(dirname(this.path));
+    });
+  }
+}
+
+/** What identifies one version of the file: a rename gives a new inode. */
+async function fileVersion(path: string): Promise<string> {
+  try {
+    const info = await stat(path, { bigint: true });
+    return `${info.dev}:${info.ino}:${info.size}:${info.mtimeNs}`;
+  } catch (error) {
+    if (isErrno(error, 'ENOENT')) return 'none';
+    throw new Error(`JsonDatabase: cannot read ${path}: ${(error as Error).message}`, { cause: error });
   }
 }
 
@@ -127,7 +153,7 @@ async function readState(path: string): Promise<Map<string, string>> {
     });
   let parsed: unknown;
   try {
-    parsed = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+    parsed = parseJson(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
   } catch (error) {
     throw broken(`is not valid JSON (${(error as Error).message})`, error);
   }

@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { chmod, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { hostname, tmpdir as osTmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -14,7 +14,7 @@ let counter = 0;
 const freshPath = () => join(root, `db${++counter}.json`);
 
 beforeAll(async () => {
-  root = await mkdtemp(join(tmpdir(), 'scratchlab-json-'));
+  root = await mkdtemp(join(osTmpdir(), 'scratchlab-json-'));
 });
 afterAll(async () => {
   await rm(root, { recursive: true, force: true });
@@ -151,17 +151,7 @@ describe('JsonDatabase after SIGKILL', () => {
   let child: string;
 
   beforeAll(async () => {
-    // The child is plain node: bundle the TypeScript source once (esbuild takes milliseconds).
-    child = join(root, 'json-crash-child.mjs');
-    await build({
-      entryPoints: [fileURLToPath(new URL('../support/json-crash-child.ts', import.meta.url))],
-      outfile: child,
-      bundle: true,
-      format: 'esm',
-      platform: 'node',
-      target: 'node20',
-      logLevel: 'silent',
-    });
+    child = await bundleChild('json-crash-child');
   });
 
   it('always holds the last reported state or the one being written', async () => {
@@ -171,22 +161,16 @@ describe('JsonDatabase after SIGKILL', () => {
     let totalReported = 0;
     const delays = [15, 40, 80, 120, 160, 200, 260, 320, 400, 500];
     for (const [round, delay] of delays.entries()) {
-      const proc = spawn(process.execPath, [child, path], { stdio: ['ignore', 'pipe', 'pipe'] });
-      let out = '';
-      let err = '';
-      proc.stdout!.on('data', (chunk: Buffer) => {
-        out += chunk.toString();
-      });
-      proc.stderr!.on('data', (chunk: Buffer) => {
-        err += chunk.toString();
-      });
+      const { proc, out, err } = spawnChild(child, [path]);
       // Kill once the child is writing, at a moment that varies from round to round.
-      await waitFor(() => out.includes('start') || proc.exitCode !== null, 10_000);
+      await waitFor(() => out().includes('start') || proc.exitCode !== null, 10_000);
       await new Promise((done) => setTimeout(done, delay + Math.random() * 40));
       await kill(proc);
-      expect(err, `round ${round}: the child failed`).toBe('');
+      expect(err(), `round ${round}: the child failed`).toBe('');
 
-      const lines = out.split('\n').filter((line) => line !== '');
+      const lines = out()
+        .split('\n')
+        .filter((line) => line !== '');
       expect(lines[0], `round ${round}`).toBe(`start ${known}`);
       const reported = lines.length > 1 ? Number(lines[lines.length - 1]) : known;
       totalReported += reported - known;
@@ -203,6 +187,40 @@ describe('JsonDatabase after SIGKILL', () => {
     expect(totalReported).toBeGreaterThan(20);
   }, 40_000);
 });
+
+/** Runs a bundled child with node, collecting what it prints. */
+function spawnChild(script: string, args: string[]) {
+  const proc = spawn(process.execPath, [script, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  let err = '';
+  proc.stdout!.on('data', (chunk: Buffer) => {
+    out += chunk.toString();
+  });
+  proc.stderr!.on('data', (chunk: Buffer) => {
+    err += chunk.toString();
+  });
+  const exited = new Promise<number | null>((done) => proc.once('close', (code) => done(code)));
+  return { proc, exited, out: () => out, err: () => err };
+}
+
+/** Bundles a child script of ../support into plain node ESM (esbuild takes milliseconds). */
+async function bundleChild(name: string): Promise<string> {
+  const outfile = join(root, `${name}.mjs`);
+  await build({
+    entryPoints: [fileURLToPath(new URL(`../support/${name}.ts`, import.meta.url))],
+    outfile,
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    logLevel: 'silent',
+    // proper-lockfile is CommonJS and requires node's modules: give the bundle a require.
+    banner: {
+      js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
+    },
+  });
+  return outfile;
+}
 
 function waitFor(check: () => boolean, timeout: number): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -223,3 +241,68 @@ function kill(proc: ChildProcess): Promise<void> {
     proc.kill('SIGKILL');
   });
 }
+
+describe('JsonDatabase with several writers on one file', () => {
+  let child: string;
+
+  beforeAll(async () => {
+    child = await bundleChild('json-writer-child');
+  });
+
+  const run = (path: string, prefix: string, count: number) =>
+    spawnChild(child, [path, prefix, String(count)]);
+
+  it('two processes writing 1,000 keys each lose none of them', async () => {
+    const path = freshPath();
+    const a = run(path, 'a', 1000);
+    const b = run(path, 'b', 1000);
+    expect([await a.exited, await b.exited]).toEqual([0, 0]);
+    expect(a.err() + b.err()).toBe('');
+    const state = JSON.parse(await readFile(path, 'utf8')) as Record<string, string>;
+    expect(Object.keys(state).length).toBe(2000);
+    for (let i = 0; i < 1000; i++) {
+      expect(state[`a${i}`]).toBe(String(i));
+      expect(state[`b${i}`]).toBe(String(i));
+    }
+    // No lock or temporary file is left behind.
+    expect(
+      (await readdir(root)).filter(
+        (name) => name.includes(path.split('/').pop()!) && name !== path.split('/').pop(),
+      ),
+    ).toEqual([]);
+  }, 120_000);
+
+  it("two instances in one process lose nothing, and each sees the other's writes", async () => {
+    const path = freshPath();
+    const one = new JsonDatabase({ path });
+    const two = new JsonDatabase({ path });
+    await Promise.all(
+      Array.from({ length: 200 }, (_, i) => (i % 2 === 0 ? one : two).set(`k${i}`, String(i))),
+    );
+    expect((await one.keys()).length).toBe(200);
+    expect(await two.get('k0')).toBe('0');
+    expect(await one.get('k199')).toBe('199');
+    expect(Object.keys(JSON.parse(await readFile(path, 'utf8'))).length).toBe(200);
+  });
+
+  it("a writer that cannot get the lock fails naming the holder; a dead holder's lock is taken over", async () => {
+    const path = freshPath();
+    const holder = run(path, 'hold', 0);
+    await waitFor(() => holder.out().includes('locked') || holder.proc.exitCode !== null, 10_000);
+    const db = new JsonDatabase({ path, lockTimeout: 300 });
+    const error = await db.set('k', 'v').catch((e: Error) => e);
+    expect(error).toBeInstanceOf(Error);
+    expect((error as Error).message).toContain(`is locked by pid ${holder.proc.pid} on host ${hostname()}`);
+    expect((error as Error).message).toMatch(/gave up after 300 ms/);
+    expect(await db.get('k')).toBeUndefined();
+    // Killed while holding the lock: its lock folder stays, but its process is gone.
+    await kill(holder.proc);
+    expect((await readdir(root)).some((name) => name === `${path.split('/').pop()}.lock`)).toBe(true);
+    await db.set('k', 'v');
+    expect(JSON.parse(await readFile(path, 'utf8'))).toEqual({ k: 'v' });
+  }, 30_000);
+
+  it('refuses a bad lockTimeout', () => {
+    expect(() => new JsonDatabase({ path: '/x/a.json', lockTimeout: -1 })).toThrow(RangeError);
+  });
+});

@@ -1,0 +1,133 @@
+/**
+ * An exclusive lock on a file shared by processes (and by objects of one process):
+ * `proper-lockfile` makes the lock (a `<file>.lock` folder whose time it keeps fresh, so a lock
+ * left by a vanished holder goes stale), and a `holder.json` inside says who holds it, so a
+ * waiter that gives up can name the holder, and a lock left by a dead process on this machine
+ * is taken over at once instead of after the stale time.
+ */
+import { readFile, rm, unlink, writeFile } from 'node:fs/promises';
+import { hostname } from 'node:os';
+import { join } from 'node:path';
+import lockfile from 'proper-lockfile';
+import { tryParseJson } from '../json.js';
+
+/** Options of {@link withFileLock}. */
+export interface FileLockOptions {
+  /** How long to wait for a lock another holder has, in ms. */
+  timeout: number;
+  /** After how long without a refresh a lock counts as abandoned, in ms (at least 2000). */
+  stale?: number;
+  /** Names the caller in errors (`JsonDatabase`). */
+  who: string;
+}
+
+/** Who holds a lock: written next to it by the holder. */
+export interface LockHolder {
+  pid: number;
+  host: string;
+  since: string;
+}
+
+/** Thrown when a lock stays taken for longer than the timeout. */
+export class FileLockTimeoutError extends Error {
+  constructor(
+    message: string,
+    readonly holder: LockHolder | undefined,
+  ) {
+    super(message);
+    this.name = 'FileLockTimeoutError';
+  }
+}
+
+/** Runs `task` while holding the exclusive lock on `path`; waits up to `timeout` to get it. */
+export async function withFileLock<T>(
+  path: string,
+  options: FileLockOptions,
+  task: () => Promise<T>,
+): Promise<T> {
+  const lockPath = `${path}.lock`;
+  const holderPath = join(lockPath, 'holder.json');
+  const deadline = Date.now() + options.timeout;
+  let compromised: Error | undefined;
+  let release: () => Promise<void>;
+  for (;;) {
+    try {
+      release = await lockfile.lock(path, {
+        realpath: false,
+        lockfilePath: lockPath,
+        stale: options.stale ?? 10_000,
+        // The default throws from a timer, which would crash the process.
+        onCompromised: (error) => {
+          compromised = error;
+        },
+      });
+      break;
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      // Stale by time, but proper-lockfile cannot remove a folder that holds holder.json.
+      if (code === 'ENOTEMPTY') {
+        await rm(lockPath, { recursive: true, force: true });
+        continue;
+      }
+      if (code !== 'ELOCKED') throw error;
+      const holder = await readHolder(holderPath);
+      if (holder && isDeadHere(holder)) {
+        // Checked again just before removing, so a lock taken meanwhile is left alone.
+        const again = await readHolder(holderPath);
+        if (again && again.pid === holder.pid && again.since === holder.since) {
+          await rm(lockPath, { recursive: true, force: true });
+        }
+        continue;
+      }
+      if (Date.now() >= deadline) {
+        throw new FileLockTimeoutError(
+          `${options.who}: ${path} is locked by ${describeHolder(holder)}; gave up after ${options.timeout} ms. ` +
+            `If that process is gone, remove ${lockPath}`,
+          holder,
+        );
+      }
+      // Short, jittered polls: a busy writer releases and retakes the lock within milliseconds.
+      await new Promise((done) => setTimeout(done, 1 + Math.random() * 4));
+    }
+  }
+  try {
+    const holder: LockHolder = { pid: process.pid, host: hostname(), since: new Date().toISOString() };
+    await writeFile(holderPath, JSON.stringify(holder));
+    const result = await task();
+    if (compromised) {
+      throw new Error(`${options.who}: the lock on ${path} was lost while writing (${compromised.message})`, {
+        cause: compromised,
+      });
+    }
+    return result;
+  } finally {
+    await unlink(holderPath).catch(() => undefined);
+    await release().catch(() => undefined);
+  }
+}
+
+async function readHolder(path: string): Promise<LockHolder | undefined> {
+  const text = await readFile(path, 'utf8').catch(() => undefined);
+  const value = text === undefined ? undefined : tryParseJson(text);
+  if (value === null || typeof value !== 'object') return undefined;
+  const { pid, host, since } = value as Partial<LockHolder>;
+  if (typeof pid !== 'number' || typeof host !== 'string' || typeof since !== 'string') return undefined;
+  return { pid, host, since };
+}
+
+/** True when the holder ran on this machine and its process no longer exists. */
+function isDeadHere(holder: LockHolder): boolean {
+  if (holder.host !== hostname() || holder.pid === process.pid) return false;
+  try {
+    process.kill(holder.pid, 0);
+    return false;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ESRCH';
+  }
+}
+
+function describeHolder(holder: LockHolder | undefined): string {
+  return holder
+    ? `pid ${holder.pid} on host ${holder.host} (since ${holder.since})`
+    : 'another writer (who, it does not say yet)';
+}
