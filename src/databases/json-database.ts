@@ -1,6 +1,6 @@
-import { randomBytes } from 'node:crypto';
-import { open, readFile, rename, stat, unlink } from 'node:fs/promises';
-import { basename, dirname, extname, join, resolve } from 'node:path';
+import { open, readFile, stat } from 'node:fs/promises';
+import { basename, dirname, extname, resolve } from 'node:path';
+import { writeFileAtomic } from '../atomic-write.js';
 import { parseJson } from '../json.js';
 import type { Database } from './database.js';
 import { withFileLock } from './file-lock.js';
@@ -175,33 +175,17 @@ async function readState(path: string): Promise<Map<string, string>> {
 }
 
 /**
- * Replaces `path` with `text` so that a crash leaves either the old or the new file. The
- * caller syncs the directory afterwards to make the rename durable.
+ * Replaces `path` with `text` so that a crash leaves either the old or the new file, keeping
+ * an existing file's permission bits. The caller syncs the directory afterwards.
  */
 async function replaceFile(path: string, text: string): Promise<void> {
-  const dir = dirname(path);
   let mode: number | undefined;
   try {
     mode = (await stat(path)).mode & 0o777;
   } catch (error) {
     if (!isErrno(error, 'ENOENT')) throw error;
   }
-  const temp = join(dir, `.${basename(path)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
-  const handle = await open(temp, 'wx', mode ?? 0o666);
-  try {
-    try {
-      // open() applies the umask; an existing file's bits are put back exactly.
-      if (mode !== undefined) await handle.chmod(mode);
-      await handle.writeFile(text, 'utf8');
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    await rename(temp, path);
-  } catch (error) {
-    await unlink(temp).catch(() => undefined);
-    throw error;
-  }
+  await writeFileAtomic(path, text, mode);
 }
 
 /** Makes the rename itself durable. Some systems cannot sync a directory; they skip this. */

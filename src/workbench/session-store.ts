@@ -1,11 +1,17 @@
 /**
- * Saving and resuming a login: the cookie jar is written to a file of mode 0600; the password
- * never is. Resuming reads the jar back and asks the site who it belongs to.
+ * Saving and resuming a login: the cookie jar is written to a file of mode 0600 in a folder of
+ * mode 0700; the password never is. Resuming reads the jar back and asks the site who it
+ * belongs to. The file is a credential, so it is written through a fresh temporary file that
+ * only this call can have created (never through a planted symlink), and a file that others
+ * can read is refused rather than used.
  */
-import { chmod, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { chmod, mkdir, open, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { CookieJar } from 'tough-cookie';
+import { writeFileAtomic } from '../atomic-write.js';
 import type { Hosts } from '../hosts.js';
+import { parseJson, stringifyJson } from '../json.js';
 import { Session, type SessionOptions } from '../session.js';
 
 interface SavedSession {
@@ -15,7 +21,18 @@ interface SavedSession {
   jar: unknown;
 }
 
-/** Writes the session's jar to `file` (mode 0600, atomically). */
+/** A saved session that must not be used as it is; the message says how to fix it. */
+export class UnsafeSessionFileError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'UnsafeSessionFileError';
+  }
+}
+
+/**
+ * Writes the session's jar to `file` (mode 0600, atomically). Its folder is created with mode
+ * 0700, and tightened to 0700 when it is ours and others can enter it.
+ */
 export async function saveSession(session: Session, file: string): Promise<void> {
   const saved: SavedSession = {
     version: 1,
@@ -23,21 +40,31 @@ export async function saveSession(session: Session, file: string): Promise<void>
     username: session.username,
     jar: await session.jar.serialize(),
   };
-  await mkdir(dirname(file), { recursive: true, mode: 0o700 });
-  const temporary = `${file}.${process.pid}.tmp`;
-  await writeFile(temporary, `${JSON.stringify(saved)}\n`, { mode: 0o600 });
-  await chmod(temporary, 0o600); // the umask may have widened nothing, but an old file may exist
-  await rename(temporary, file);
+  const folder = dirname(file);
+  await mkdir(folder, { recursive: true, mode: 0o700 });
+  await tightenFolder(folder);
+  // A fresh temporary file opened with O_EXCL: nothing planted in the folder is followed.
+  await writeFileAtomic(file, `${stringifyJson(saved, undefined, 'saved session')}\n`, 0o600);
 }
 
 /**
  * Restores a saved session and checks it with the site. Answers `null` when there is no file,
  * the file is for another site, or the login has expired.
+ *
+ * @throws UnsafeSessionFileError when the file is a symlink, is not this user's, or others can
+ *   read or write it: the message gives the command that fixes it.
  */
 export async function resumeSession(file: string, options: SessionOptions = {}): Promise<Session | null> {
+  let text: string;
+  try {
+    text = await readPrivateFile(file);
+  } catch (error) {
+    if (error instanceof UnsafeSessionFileError) throw error;
+    return null;
+  }
   let saved: SavedSession;
   try {
-    saved = JSON.parse(await readFile(file, 'utf8')) as SavedSession;
+    saved = parseJson(text) as SavedSession;
   } catch {
     return null;
   }
@@ -47,4 +74,52 @@ export async function resumeSession(file: string, options: SessionOptions = {}):
   if (session.hosts.site !== saved.site && hosts?.site === undefined) return null;
   await session.refreshSession();
   return session.loggedIn ? session : null;
+}
+
+/** Reads the file only if it is a regular file of this user that no one else can read or write. */
+async function readPrivateFile(file: string): Promise<string> {
+  let handle: Awaited<ReturnType<typeof open>>;
+  try {
+    handle = await open(file, constants.O_RDONLY | constants.O_NOFOLLOW);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ELOOP') {
+      throw new UnsafeSessionFileError(
+        `the saved session ${file} is a symbolic link, which is not used; remove it (rm ${quote(file)}) and log in again`,
+      );
+    }
+    throw error;
+  }
+  try {
+    const info = await handle.stat();
+    if (!info.isFile()) throw new UnsafeSessionFileError(`the saved session ${file} is not a regular file`);
+    const uid = process.getuid?.();
+    if (uid !== undefined && info.uid !== uid) {
+      throw new UnsafeSessionFileError(
+        `the saved session ${file} belongs to another user (uid ${info.uid}) and is not used; ` +
+          `remove it (rm ${quote(file)}) and log in again`,
+      );
+    }
+    if (info.mode & 0o077) {
+      throw new UnsafeSessionFileError(
+        `the saved session ${file} can be read by others (mode ${(info.mode & 0o777).toString(8).padStart(4, '0')}) ` +
+          `and is not used: it holds your login. Run chmod 600 ${quote(file)} if no one else had access, ` +
+          'or remove it and log in again',
+      );
+    }
+    return await handle.readFile('utf8');
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Sets a folder of ours that others may enter to 0700; shared folders (sticky, like /tmp) stay. */
+async function tightenFolder(folder: string): Promise<void> {
+  const info = await stat(folder);
+  const uid = process.getuid?.();
+  if (uid === undefined || info.uid !== uid || info.mode & 0o1000 || (info.mode & 0o077) === 0) return;
+  await chmod(folder, 0o700);
+}
+
+function quote(path: string): string {
+  return /^[\w./-]+$/.test(path) ? path : `'${path.replaceAll("'", `'\\''`)}'`;
 }
