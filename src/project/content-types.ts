@@ -17,11 +17,6 @@ const TYPES: ReadonlyMap<string, string> = new Map([
   ['bmp', 'image/bmp'],
   ['wav', 'audio/x-wav'],
   ['mp3', 'audio/mpeg'],
-  // TurboWarp's custom fonts.
-  ['ttf', 'font/ttf'],
-  ['otf', 'font/otf'],
-  ['woff', 'font/woff'],
-  ['woff2', 'font/woff2'],
 ]);
 
 /** What any other extension is sent and served as. */
