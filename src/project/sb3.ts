@@ -70,7 +70,8 @@ export function writeSb3(project: ProjectFiles): Uint8Array {
     ['project.json', new TextEncoder().encode(stringifyJson(project.json, undefined, 'project.json'))],
   ]);
   for (const [name, data] of project.assets) {
-    if (typeof name !== 'string' || name.includes('/') || name === 'project.json')
+    // zip() refuses names that could escape a folder (`..`, absolute, backslashes).
+    if (typeof name !== 'string' || name === 'project.json' || name.endsWith('/'))
       throw new RangeError(`asset name ${JSON.stringify(name)} cannot be written into an .sb3`);
     if (!(data instanceof Uint8Array)) throw new TypeError(`asset ${name} must be bytes (Uint8Array)`);
     files.set(name, data);

@@ -91,6 +91,18 @@ describe('readSb3: files as real editors and tools write them', () => {
     expect(project.problems).toEqual([]);
   });
 
+  it('keeps other files as data, reported as not assets, and writes them back', () => {
+    const bytes = sb3(body([nameA]), [
+      { name: nameA, data: svgA },
+      { name: 'notes/readme.txt', data: 'hello' },
+    ]);
+    const project = readSb3(bytes);
+    expect(project.problems).toMatchObject([{ kind: 'not-an-asset', name: 'notes/readme.txt' }]);
+    expect(readSb3(writeSb3(project)).assets.get('notes/readme.txt')).toEqual(
+      new TextEncoder().encode('hello'),
+    );
+  });
+
   it('refuses two projects side by side', () => {
     const bytes = buildZip([
       { name: 'a/project.json', data: JSON.stringify(body([])) },
@@ -243,7 +255,7 @@ describe('readSb3: files it cannot use say why', () => {
       expect(error.entry).toBe(name);
     }
     // Never written out either.
-    for (const name of ['../evil.svg', 'a\\b.svg', 'dir/x.svg']) {
+    for (const name of ['../evil.svg', 'a\\b.svg', '/abs.svg', 'project.json']) {
       expect(() => writeSb3({ json: body([]), assets: new Map([[name, svgA]]) }), name).toThrow(RangeError);
     }
   });
