@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { md5ext, readSb3, writeSb3 } from '../../src/index.js';
+import { JsonDepthError } from '../../src/json.js';
 import { buildZip } from '../support/build-zip.js';
 import { useSandbox } from '../support/sandbox.js';
 
@@ -89,5 +90,19 @@ describe('save and download of what readSb3 reports', () => {
     const written = readSb3(writeSb3(back));
     expect(written.assets.get(fontName)).toEqual(font);
     expect(written.problems).toEqual([]);
+  });
+
+  it('a body nested too deep is refused with a clear error before anything is sent', async () => {
+    const owner = await ctx.login(0);
+    const target = ctx.sandbox.samples.unsharedProject;
+    const before = await owner.projects.getJson(target);
+    let deep: unknown = 0;
+    for (let i = 0; i < 100_000; i++) deep = [deep];
+    await expect(owner.projects.setJson(target, { targets: [], deep })).rejects.toThrow(JsonDepthError);
+    const text = `{"targets":[],"x":${'['.repeat(3000)}${']'.repeat(3000)}}`;
+    await expect(owner.projects.save(target, { json: text })).rejects.toThrow(
+      /project.json nests deeper than 1000/,
+    );
+    expect(await owner.projects.getJson(target)).toEqual(before);
   });
 });
