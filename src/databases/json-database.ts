@@ -97,10 +97,14 @@ export class JsonDatabase implements Database {
     return sortedKeys((await this.#load()).keys());
   }
 
-  /** The file's current state, read again only when the file has changed since last time. */
-  async #load(): Promise<Map<string, string>> {
+  /**
+   * The file's current state, read again only when the file has changed since last time (or
+   * always, with `fresh`: a write must not trust a version that a reused inode could fake).
+   */
+  async #load(fresh = false): Promise<Map<string, string>> {
     const version = await fileVersion(this.path);
-    if (this.#data !== undefined && (version === this.#version || version === 'none')) return this.#data;
+    const known = this.#data !== undefined && (version === 'none' || (version === this.#version && !fresh));
+    if (known) return this.#data!;
     const data = version === 'none' ? new Map<string, string>() : await readState(this.path);
     this.#data = data;
     this.#version = version;
@@ -110,7 +114,7 @@ export class JsonDatabase implements Database {
   async #write(key: string, value: string): Promise<void> {
     await withFileLock(this.path, { timeout: this.#lockTimeout, who: 'JsonDatabase' }, async () => {
       // Under the lock, the file is the truth: another writer may have changed it.
-      const current = await this.#load();
+      const current = await this.#load(true);
       if (current.get(key) === value) return;
       const next = new Map(current);
       next.set(key, value);

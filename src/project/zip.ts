@@ -217,11 +217,14 @@ function centralDirectory(bytes: Uint8Array, limits: Required<ZipLimits>): Entry
   return entries;
 }
 
-/** The offset of the end-of-central-directory record, searched from the end past any comment. */
+/**
+ * The offset of the end-of-central-directory record, searched from the end past any comment.
+ * Like JSZip (which the platform's parser uses), bytes after the record are tolerated.
+ */
 function findEndRecord(view: DataView): number {
   const last = view.byteLength - 22;
   for (let at = last; at >= 0 && at >= last - 0xffff; at--) {
-    if (view.getUint32(at, true) === EOCD && at + 22 + view.getUint16(at + 20, true) === view.byteLength)
+    if (view.getUint32(at, true) === EOCD && at + 22 + view.getUint16(at + 20, true) <= view.byteLength)
       return at;
   }
   return -1;
