@@ -7,7 +7,8 @@
  */
 import { constants } from 'node:fs';
 import { chmod, mkdir, open, stat } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { homedir } from 'node:os';
+import { dirname, resolve } from 'node:path';
 import { CookieJar } from 'tough-cookie';
 import { writeFileAtomic } from '../atomic-write.js';
 import type { Hosts } from '../hosts.js';
@@ -112,8 +113,12 @@ async function readPrivateFile(file: string): Promise<string> {
   }
 }
 
-/** Sets a folder of ours that others may enter to 0700; shared folders (sticky, like /tmp) stay. */
+/**
+ * Sets a folder of ours that others may enter to 0700. Shared folders (sticky, like /tmp) and
+ * the home folder itself are left as they are: the file's own mode protects it there.
+ */
 async function tightenFolder(folder: string): Promise<void> {
+  if (resolve(folder) === resolve(homedir())) return;
   const info = await stat(folder);
   const uid = process.getuid?.();
   if (uid === undefined || info.uid !== uid || info.mode & 0o1000 || (info.mode & 0o077) === 0) return;
