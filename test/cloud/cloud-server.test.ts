@@ -4,6 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CloudState, isIdentifyingUserAgent } from '../../src/sandbox/cloud/index.js';
+import { PLATFORM_COOKIE_WARNING, USER_AGENT_WARNING } from '../../src/sandbox/cloud/warning-frames.js';
 import { BOT_AGENT, HARNESS_PROJECT, type Harness, RawSocket, startHarness, waitFor } from './support.js';
 
 const hello = (user: string, projectId = HARNESS_PROJECT) => ({
@@ -105,8 +106,9 @@ describe('platform endpoint', () => {
     });
     a.send({ method: 'delete', name: '☁ kept', user: 'alice', project_id: HARNESS_PROJECT });
     a.send(set('alice', 'done', '1'));
-    await b.frame(3);
-    expect(b.frames.slice(1)).toEqual([
+    const live = () => b.frames.slice(1).join('\n').split('\n');
+    await waitFor(() => live().includes('{"method":"set","name":"☁ done","value":"1"}'), 'the last set');
+    expect(live()).toEqual([
       '{"method":"set","name":"☁ temp","value":"5"}',
       '{"method":"set","name":"☁ done","value":"1"}',
     ]);
@@ -148,7 +150,11 @@ describe('platform endpoint', () => {
   });
 
   it('closes 4003 when a connection sends faster than the rate limit', async () => {
-    const a = alice();
+    // Its own server: the bucket belongs to alice and the project, and would stay empty for the others.
+    const state = new CloudState();
+    state.project(HARNESS_PROJECT).values.set('☁ score', '7');
+    const own = await startHarness({ state });
+    const a = new RawSocket(own.wsUrl, { Cookie: 'scratchsessionsid="sid-alice"' });
     await a.opened;
     a.send(hello('alice'));
     await a.frame(1);
@@ -156,6 +162,7 @@ describe('platform endpoint', () => {
     const closed = await a.closed;
     expect(closed.code).toBe(4003);
     expect(closed.reason).toMatch(/rate limit/);
+    await own.close();
   });
 });
 
@@ -168,12 +175,15 @@ describe('bad frames', () => {
     ],
     ['an unknown method', (s) => s.send({ method: 'explode', user: 'alice', project_id: HARNESS_PROJECT })],
     ['a set before the handshake', (s) => s.send(set('alice', 'x', 1))],
-    ['a message without user', (s) => s.send({ method: 'handshake', project_id: HARNESS_PROJECT })],
+    [
+      'a set without user',
+      (s) => s.send({ method: 'set', name: '☁ x', value: '1', project_id: HARNESS_PROJECT }),
+    ],
     [
       'a set without value',
       (s) => s.send({ method: 'set', name: '☁ x', user: 'alice', project_id: HARNESS_PROJECT }),
     ],
-    ['a binary frame', (s) => s.ws.send(Buffer.from([1, 2, 3]))],
+    ['a binary frame (platform)', (s) => s.ws.send(Buffer.from([1, 2, 3]))],
     ['a JSON array', (s) => s.send('[1,2]')],
   ];
   for (const [what, misbehave] of cases) {
@@ -195,6 +205,18 @@ describe('bad frames', () => {
     });
   }
 
+  it('closes 4002 (permanent) for a handshake without a valid user, on both endpoints', async () => {
+    for (const user of [undefined, 42, '', 'no spaces allowed']) {
+      const platform = alice();
+      const alternate = guest();
+      await Promise.all([platform.opened, alternate.opened]);
+      platform.send({ method: 'handshake', user, project_id: HARNESS_PROJECT });
+      alternate.send({ method: 'handshake', user, project_id: '77' });
+      expect((await platform.closed).code, `platform, user ${user}`).toBe(4002);
+      expect((await alternate.closed).code, `alternate, user ${user}`).toBe(4002);
+    }
+  });
+
   it('closes 4000 for a second handshake', async () => {
     const a = alice();
     await a.opened;
@@ -206,30 +228,76 @@ describe('bad frames', () => {
 });
 
 describe('alternate endpoint', () => {
-  it('needs no login, takes text up to 100 000 characters, and has its own values', async () => {
+  it('needs no login, takes digits up to 100 000 and drops text silently, as the real one does', async () => {
     const a = guest();
     const b = guest();
     await Promise.all([a.opened, b.opened]);
     a.send(hello('player123456'));
     b.send(hello('player654321'));
-    expect(await a.frame(1)).toBe(''); // no values yet on this server: an empty frame
-    await b.frame(1);
-    const long = 'x'.repeat(100_000);
-    a.send(set('player123456', 'chat', 'hello world'));
-    a.send(set('player123456', 'chat', `${long}y`)); // one too many: dropped
+    await waitFor(() => harness.cloud.members('alternate', HARNESS_PROJECT) === 2, 'both handshakes');
+    const long = '7'.repeat(100_000);
+    a.send(set('player123456', 'chat', 'hello world')); // text: dropped
+    a.send(set('player123456', 'chat', `${long}1`)); // one digit too many: dropped
     a.send(set('player123456', 'chat', long));
-    await b.frame(3);
-    expect(b.sets()).toEqual(['☁ chat=hello world', `☁ chat=${long}`]);
+    a.send(set('player123456', 'edge', '-.')); // the real rule's edge cases pass
+    a.send(set('player123456', 'edge', ''));
+    a.send(set('player123456', 'edge', '-')); // and these do not
+    a.send(set('player123456', 'edge', '.'));
+    a.send(set('player123456', 'done', 1));
+    await waitFor(() => b.sets().includes('☁ done=1'), 'the last set');
+    expect(b.sets()).toEqual([`☁ chat=${long}`, '☁ edge=-.', '☁ edge=', '☁ done=1']);
+    expect(a.closeInfo).toBeNull();
+    // A binary frame is ignored there, not a protocol error.
+    a.ws.send(Buffer.from([1, 2, 3]));
+    a.send(set('player123456', 'done', 2));
+    await waitFor(() => b.sets().includes('☁ done=2'), 'the set after a binary frame');
+    expect(a.closeInfo).toBeNull();
+    // No values frame at all for an empty project; the other project's values are its own.
+    expect(b.frames.join('\n')).not.toContain('score');
     await Promise.all([a.close(), b.close()]);
   });
 
-  it('closes 4005 when a platform cookie is sent', async () => {
-    const a = guest({ 'User-Agent': BOT_AGENT, Cookie: 'scratchsessionsid="sid-alice"' });
-    expect((await a.closed).code).toBe(4005);
+  it('says nothing after the handshake of a project without values, and sends the values of one with', async () => {
+    const a = guest();
+    await a.opened;
+    a.send(hello('player1', 'empty-project'));
+    await waitFor(() => harness.cloud.members('alternate', 'empty-project') === 1, 'the handshake');
+    const p = guest();
+    await p.opened;
+    p.send(hello('player2', 'empty-project'));
+    await waitFor(() => harness.cloud.members('alternate', 'empty-project') === 2, 'the second handshake');
+    p.send(set('player2', 'x', '5', 'empty-project'));
+    await a.frame(1);
+    const c = guest();
+    await c.opened;
+    c.send(hello('player3', 'empty-project'));
+    expect(await c.frame(1)).toBe('{"method":"set","name":"☁ x","value":"5"}');
+    // The first guest's only frame is the live set: its handshake was answered by nothing.
+    expect(a.frames).toEqual(['{"method":"set","name":"☁ x","value":"5"}']);
+    await Promise.all([a.close(), p.close(), c.close()]);
   });
 
-  it('closes 4006 without an identifying User-Agent', async () => {
-    expect((await guest({}).closed).code).toBe(4006);
+  it('closes 4000 for a project id it cannot read', async () => {
+    const a = guest();
+    await a.opened;
+    a.send(hello('player1', 'has space'));
+    expect((await a.closed).code).toBe(4000);
+  });
+
+  it('sends a text warning, then closes 4005, when a platform cookie is sent', async () => {
+    const a = guest({ 'User-Agent': BOT_AGENT, Cookie: 'scratchsessionsid="sid-alice"' });
+    expect((await a.closed).code).toBe(4005);
+    expect(a.frames).toEqual([PLATFORM_COOKIE_WARNING]);
+    expect(PLATFORM_COOKIE_WARNING).toMatch(
+      /^The cloud data library you are using is putting your Scratch account at risk/,
+    );
+  });
+
+  it('sends a text warning, then closes 4006, without an identifying User-Agent', async () => {
+    const bare = guest({});
+    expect((await bare.closed).code).toBe(4006);
+    expect(bare.frames).toEqual([USER_AGENT_WARNING]);
+    expect(USER_AGENT_WARNING).toMatch(/^Please provide a valid User-Agent header/);
     expect((await guest({ 'User-Agent': 'node' }).closed).code).toBe(4006);
     expect(
       (await guest({ 'User-Agent': 'scratchlab/0.1 (+https://www.npmjs.com/package/scratchlab)' }).closed)
@@ -302,7 +370,7 @@ describe('stopping', () => {
     const b = new RawSocket(own.altUrl, { 'User-Agent': BOT_AGENT });
     await Promise.all([a.opened, b.opened]);
     a.send(hello('alice'));
-    await a.frame(1);
+    await waitFor(() => own.cloud.members('platform', HARNESS_PROJECT) === 1, 'the handshake');
     await own.close();
     expect((await a.closed).code).toBe(1001);
     expect((await b.closed).code).toBe(1001);
@@ -311,7 +379,8 @@ describe('stopping', () => {
     const c = new RawSocket(again.wsUrl, { Cookie: 'scratchsessionsid="sid-bob"' });
     await c.opened;
     c.send(hello('bob'));
-    expect(await c.frame(1)).toBe('');
+    await waitFor(() => again.cloud.members('platform', HARNESS_PROJECT) === 1, 'the handshake');
+    expect(c.frames).toEqual([]); // a project without values: the handshake is answered by nothing
     await c.close();
     await again.close();
   });

@@ -11,7 +11,10 @@ import {
   PLATFORM_LENGTH_LIMIT,
 } from '../../cloud/cloud-values.js';
 
-/** A per-connection limit on messages (sets, creates, deletes, renames; not the handshake). */
+/**
+ * A limit on messages (sets, creates, deletes, renames; not the handshake) per user and project,
+ * shared by all their connections.
+ */
 export interface CloudRateLimit {
   /** Sustained messages per second. */
   perSecond: number;
@@ -31,6 +34,8 @@ export interface CloudPolicy {
   readonly refusesPlatformCookie: boolean;
   /** A User-Agent without a contact closes the connection with 4006. */
   readonly requiresIdentifyingUserAgent: boolean;
+  /** Binary frames are dropped silently (the alternate server's way) instead of closing with 4000. */
+  readonly ignoresBinaryFrames: boolean;
   /** `null`: no limit. */
   readonly rateLimit: CloudRateLimit | null;
 }
@@ -51,6 +56,7 @@ export function platformPolicy(rateLimit: CloudRateLimit | null = PLATFORM_RATE_
     requiresSession: true,
     refusesPlatformCookie: false,
     requiresIdentifyingUserAgent: false,
+    ignoresBinaryFrames: false,
     rateLimit,
   };
 }
@@ -59,10 +65,12 @@ export function alternatePolicy(rateLimit: CloudRateLimit | null = ALTERNATE_RAT
   return {
     kind: 'alternate',
     lengthLimit: ALTERNATE_LENGTH_LIMIT,
-    allowNonNumeric: true,
+    // TurboWarp's cloud-server takes digits only (up to 100 000 of them) and drops text silently.
+    allowNonNumeric: false,
     requiresSession: false,
     refusesPlatformCookie: true,
     requiresIdentifyingUserAgent: true,
+    ignoresBinaryFrames: true,
     rateLimit,
   };
 }
@@ -87,5 +95,16 @@ export function acceptsValue(policy: CloudPolicy, value: unknown): value is stri
     return false;
   }
   if (text.length > policy.lengthLimit) return false;
-  return policy.allowNonNumeric || isNumericValue(text);
+  if (policy.allowNonNumeric) return true;
+  return policy.kind === 'alternate' ? isAlternateNumeric(text) : isNumericValue(text);
+}
+
+const ALTERNATE_NUMERIC = /^-?\d*\.?\d*$/;
+
+/**
+ * The alternate server's own numeric rule, edge cases included: an optional leading `-`, then
+ * digits and at most one `.`, in any amount — so `""`, `"5."` and `"-."` pass, `"-"` and `"."` do not.
+ */
+export function isAlternateNumeric(text: string): boolean {
+  return text !== '-' && text !== '.' && ALTERNATE_NUMERIC.test(text);
 }

@@ -10,6 +10,12 @@
  * Shutting down (`close()`, code 1001) is graceful: frames a client sent before it saw our close
  * are still applied (they are data it sent in good faith); only frames after a close for a
  * protocol violation or a rate limit are ignored.
+ *
+ * It survives its clients: connections are capped in all and per address, a socket that does not
+ * handshake in time is closed, a receiver that lets its buffer grow past a bound or stops reading
+ * is dropped, handshakes that would push the server's buffered bytes past a budget are refused
+ * with 4003, and the rate limit's buckets belong to the user and project, so reconnecting does not
+ * refill them. Forwarded sets are batched per receiver per short tick (see {@link CloudRoom}).
  */
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
@@ -35,10 +41,12 @@ import {
   type CloudRateLimit,
   platformPolicy,
 } from './cloud-policy.js';
+import { CloudRoom, type RoomMember } from './cloud-room.js';
 import { type CloudChange, type CloudLogRecord, CloudState } from './cloud-state.js';
-import { TokenBucket } from './token-bucket.js';
-import { refuseUpgrade, upgradeProblem } from './upgrade-refusal.js';
+import { RateBuckets } from './rate-buckets.js';
+import { refuseUpgrade, type UpgradeRefusal, upgradeProblem } from './upgrade-refusal.js';
 import { isIdentifyingUserAgent } from './user-agent-rule.js';
+import { PLATFORM_COOKIE_WARNING, USER_AGENT_WARNING } from './warning-frames.js';
 
 /** What the cloud server needs from the sandbox around it. */
 export interface CloudServerDeps {
@@ -46,6 +54,11 @@ export interface CloudServerDeps {
   userForSession(sessionId: string): string | null;
   /** Whether a platform project exists (its cloud may be used). */
   projectExists(projectId: number): boolean;
+  /**
+   * Whether `username` (null: logged out) may see a platform project: one it cannot see can
+   * neither be joined (4004) nor have its log read (answered as empty). Default: every project.
+   */
+  projectVisibleTo?(projectId: number, username: string | null): boolean;
   /** The platform's values and logs (default: empty). */
   state?: CloudState;
   /**
@@ -62,12 +75,35 @@ export interface CloudServerOptions {
   platformPath?: string;
   /** Path of the alternate endpoint (default `/clouddata-alt`). */
   alternatePath?: string;
-  /** Per-connection limit on the platform endpoint; `null` for none (benchmarks). */
+  /** Per user and project limit on the platform endpoint; `null` for none (benchmarks). */
   platformRateLimit?: CloudRateLimit | null;
-  /** Per-connection limit on the alternate endpoint; `null` for none. */
+  /** Per user and project limit on the alternate endpoint; `null` for none. */
   alternateRateLimit?: CloudRateLimit | null;
-  /** Milliseconds `close()` waits for clients to answer the close before cutting them off (default 2000). */
+  /**
+   * Milliseconds a closed client has to answer the close before it is cut off, and `close()`
+   * waits for all of them (default 2000).
+   */
   closeTimeout?: number;
+  /** Open connections at most, both endpoints together; more are answered 503 (default 1000). */
+  maxConnections?: number;
+  /** Open connections from one address at most; more are answered 429 (default 128). */
+  maxConnectionsPerAddress?: number;
+  /** Milliseconds a connection has to send its handshake before it is closed with 4000 (default 5000). */
+  handshakeTimeout?: number;
+  /**
+   * Milliseconds a connection may leave bytes unread without reading any of them before it is
+   * cut off (default 30 000, the alternate server's ping interval).
+   */
+  stallTimeout?: number;
+  /** Bytes one receiver may leave unread; past it the receiver is closed with 4003 (default 16 MiB). */
+  maxBufferedPerConnection?: number;
+  /**
+   * Bytes all receivers together may leave unread; a handshake whose values frame would pass it
+   * is closed with 4003 and may try again later (default 128 MiB).
+   */
+  maxBufferedTotal?: number;
+  /** Milliseconds forwarded sets are gathered before each receiver gets them in one frame (default 10). */
+  batchInterval?: number;
 }
 
 /** An HTTP answer of the logs endpoint. */
@@ -88,20 +124,32 @@ const PLATFORM_PROJECT_ID = /^\d{1,15}$/;
 const ALTERNATE_PROJECT_ID = /^\S{1,100}$/;
 /** Largest frame a client may send (an alternate value of 100 000 characters fits with room). */
 const MAX_PAYLOAD = 1024 * 1024;
-/** A receiver this far behind is dropped with 4003 instead of growing the server's memory. */
-const MAX_BUFFERED = 16 * 1024 * 1024;
+/** A tick's queued characters past which a room is flushed at once instead of at the tick's end. */
+const FLUSH_BYTES = 256 * 1024;
 const OPEN = 1;
+const CLOSED = 3;
 
-interface Client {
+interface Client extends RoomMember {
   ws: WebSocket;
   policy: CloudPolicy;
   state: CloudState;
   cookies: Map<string, string>;
-  bucket: TokenBucket | null;
-  /** Set by the handshake: who is connected, to which project. */
+  /** The peer's address, for the per-address cap. */
+  address: string;
+  /** `performance.now()` at the upgrade, for the handshake timeout. */
+  connectedAt: number;
+  /** Set by the handshake: who is connected, to which project, and its rate-limit bucket's key. */
   user: string | null;
   projectId: string | null;
-  room: Set<Client> | null;
+  room: CloudRoom<Client> | null;
+  bucketKey: string;
+  /** Bytes handed to the socket so far, and how many of them had left it at the last check. */
+  sentBytes: number;
+  flushedBytes: number;
+  /** `performance.now()` since which its buffer has held bytes without any leaving; null when none wait. */
+  stalledSince: number | null;
+  /** Cuts the socket off if the close is not answered in time. */
+  killTimer: ReturnType<typeof setTimeout> | null;
   /** We closed it: ignore whatever it still sends (unless `draining`). */
   closing: boolean;
   /** Closed by a shutdown (1001): its sets are still applied until its close arrives. */
@@ -122,6 +170,19 @@ export class CloudServer {
   readonly #platform: CloudPolicy;
   readonly #alternate: CloudPolicy;
   readonly #closeTimeout: number;
+  readonly #maxConnections: number;
+  readonly #maxPerAddress: number;
+  readonly #handshakeTimeout: number;
+  readonly #stallTimeout: number;
+  readonly #maxBuffered: number;
+  readonly #maxBufferedTotal: number;
+  readonly #batchInterval: number;
+  readonly #buckets: { platform: RateBuckets | null; alternate: RateBuckets | null };
+  readonly #perAddress = new Map<string, number>();
+  /** Rooms with sets queued in the current tick, and the timer that ends it. */
+  readonly #dirty = new Set<CloudRoom<Client>>();
+  #tickTimer: ReturnType<typeof setTimeout> | null = null;
+  #janitor: ReturnType<typeof setInterval> | null = null;
   readonly #wss = new WebSocketServer({
     noServer: true,
     perMessageDeflate: false,
@@ -129,7 +190,7 @@ export class CloudServer {
     clientTracking: false,
   });
   readonly #clients = new Set<Client>();
-  readonly #rooms = new Map<string, Set<Client>>();
+  readonly #rooms = new Map<string, CloudRoom<Client>>();
   #server: Server | null = null;
   #stopping: Promise<void> | null = null;
 
@@ -144,6 +205,17 @@ export class CloudServer {
     this.#platform = platformPolicy(options.platformRateLimit);
     this.#alternate = alternatePolicy(options.alternateRateLimit);
     this.#closeTimeout = options.closeTimeout ?? 2000;
+    this.#maxConnections = options.maxConnections ?? 1000;
+    this.#maxPerAddress = options.maxConnectionsPerAddress ?? 128;
+    this.#handshakeTimeout = options.handshakeTimeout ?? 5000;
+    this.#stallTimeout = options.stallTimeout ?? 30_000;
+    this.#maxBuffered = options.maxBufferedPerConnection ?? 16 * 1024 * 1024;
+    this.#maxBufferedTotal = options.maxBufferedTotal ?? 128 * 1024 * 1024;
+    this.#batchInterval = options.batchInterval ?? 10;
+    this.#buckets = {
+      platform: this.#platform.rateLimit ? new RateBuckets(this.#platform.rateLimit) : null,
+      alternate: this.#alternate.rateLimit ? new RateBuckets(this.#alternate.rateLimit) : null,
+    };
     // Whatever else `ws` refuses (a malformed Sec-WebSocket-Protocol header, ...): JSON too.
     this.#wss.on('wsClientError', (error, socket) =>
       refuseUpgrade(socket, { status: 400, code: 'BadRequest', message: error.message }),
@@ -155,11 +227,26 @@ export class CloudServer {
     return this.#clients.size;
   }
 
+  /** Connections that have handshaken into a project of an endpoint (the id as the server keys it). */
+  members(endpoint: 'platform' | 'alternate', projectId: string): number {
+    return this.#rooms.get(`${endpoint}:${projectId}`)?.members.size ?? 0;
+  }
+
+  /** Bytes waiting in all connections' send buffers (what receivers have not read yet). */
+  get bufferedBytes(): number {
+    let total = 0;
+    for (const client of this.#clients) total += client.ws.bufferedAmount;
+    return total;
+  }
+
   /** Starts handling WebSocket upgrades of an HTTP server. */
   attach(server: Server): this {
     if (this.#server) throw new Error('the cloud server is already attached');
     this.#server = server;
     server.on('upgrade', this.#onUpgrade);
+    const every = Math.max(10, Math.min(1000, this.#handshakeTimeout / 4, this.#stallTimeout / 4));
+    this.#janitor = setInterval(() => this.#sweep(), every);
+    this.#janitor.unref();
     return this;
   }
 
@@ -170,9 +257,11 @@ export class CloudServer {
   handleHttp(req: IncomingMessage, res: ServerResponse): boolean {
     const [path, query = ''] = (req.url ?? '/').split('?', 2) as [string, string?];
     if (path.replace(/\/+$/, '') !== `${this.platformPath}/logs`) return false;
+    const sessionId = parseCookies(req.headers.cookie).get(SESSION_COOKIE);
+    const reader = sessionId ? this.#deps.userForSession(sessionId) : null;
     const answer =
       req.method === 'GET' || req.method === 'HEAD'
-        ? this.logsAnswer(new URLSearchParams(query))
+        ? this.logsAnswer(new URLSearchParams(query), reader)
         : { status: 405, body: { code: 'MethodNotAllowed', message: `${req.method} is not allowed here` } };
     const body = JSON.stringify(answer.body);
     res.writeHead(answer.status, {
@@ -186,9 +275,10 @@ export class CloudServer {
 
   /**
    * The platform's log (WIRE.md §6): `projectid` (required), `limit` 1-100 (default 100) and
-   * `offset` (default 0); newest first. A project without entries answers `[]`; bad parameters 400.
+   * `offset` (default 0); newest first. A project without entries answers `[]`, and so does one
+   * that `reader` (the logged-in username, null when logged out) cannot see; bad parameters 400.
    */
-  logsAnswer(query: URLSearchParams): LogsAnswer {
+  logsAnswer(query: URLSearchParams, reader: string | null = null): LogsAnswer {
     const bad = (message: string): LogsAnswer => ({ status: 400, body: { code: 'BadRequest', message } });
     const projectId = query.get('projectid') ?? '';
     if (!PLATFORM_PROJECT_ID.test(projectId)) return bad('projectid must be a project id (digits)');
@@ -206,7 +296,10 @@ export class CloudServer {
       if (!/^\d{1,9}$/.test(offsetText)) return bad('offset must be an integer >= 0');
       offset = Number(offsetText);
     }
-    return { status: 200, body: this.state.logPage(String(Number(projectId)), limit, offset) };
+    const id = Number(projectId);
+    if (this.#deps.projectVisibleTo && !this.#deps.projectVisibleTo(id, reader))
+      return { status: 200, body: [] };
+    return { status: 200, body: this.state.logPage(String(id), limit, offset) };
   }
 
   /**
@@ -220,6 +313,7 @@ export class CloudServer {
 
   async #stop(): Promise<void> {
     // The upgrade handler stays until the end, so upgrades meanwhile get a clear 503.
+    this.#flushAll(); // sets already taken reach their receivers before the 1001
     const clients = [...this.#clients];
     const closed = clients.map(
       (client) =>
@@ -240,6 +334,9 @@ export class CloudServer {
     for (const client of this.#clients) client.ws.terminate();
     this.#clients.clear();
     this.#rooms.clear();
+    this.#dirty.clear();
+    if (this.#tickTimer) clearTimeout(this.#tickTimer);
+    if (this.#janitor) clearInterval(this.#janitor);
     this.#wss.close();
     this.#server?.off('upgrade', this.#onUpgrade);
   }
@@ -267,7 +364,7 @@ export class CloudServer {
       });
       return;
     }
-    const problem = upgradeProblem(req);
+    const problem = upgradeProblem(req) ?? this.#admissionProblem(addressOf(req));
     if (problem) {
       refuseUpgrade(socket, problem);
       return;
@@ -275,31 +372,65 @@ export class CloudServer {
     this.#wss.handleUpgrade(req, socket, head, (ws) => this.#accept(ws, req, policy));
   };
 
+  /** Why one more connection from `address` is refused (the caps), or null. */
+  #admissionProblem(address: string): UpgradeRefusal | null {
+    if (this.#clients.size >= this.#maxConnections) {
+      return {
+        status: 503,
+        code: 'ServiceUnavailable',
+        message: `the cloud server is full (${this.#maxConnections} connections): try again later`,
+        headers: { 'Retry-After': '5' },
+      };
+    }
+    if ((this.#perAddress.get(address) ?? 0) >= this.#maxPerAddress) {
+      return {
+        status: 429,
+        code: 'TooManyRequests',
+        message: `too many connections from one address (at most ${this.#maxPerAddress}): keep one long-lived connection per project`,
+        headers: { 'Retry-After': '5' },
+      };
+    }
+    return null;
+  }
+
   #accept(ws: WebSocket, req: IncomingMessage, policy: CloudPolicy): void {
     const client: Client = {
       ws,
       policy,
       state: policy.kind === 'platform' ? this.state : this.alternateState,
       cookies: parseCookies(req.headers.cookie),
-      bucket: policy.rateLimit ? new TokenBucket(policy.rateLimit.perSecond, policy.rateLimit.burst) : null,
+      address: addressOf(req),
+      connectedAt: performance.now(),
       user: null,
       projectId: null,
       room: null,
+      bucketKey: '',
+      mark: 0,
+      sentInTick: false,
+      sentBytes: 0,
+      flushedBytes: 0,
+      stalledSince: null,
+      killTimer: null,
       closing: false,
       draining: false,
     };
     this.#clients.add(client);
+    this.#perAddress.set(client.address, (this.#perAddress.get(client.address) ?? 0) + 1);
     ws.on('error', () => undefined); // a broken socket closes; nothing else to do
     ws.on('close', () => this.#forget(client));
     if (this.#stopping) {
       this.#close(client, 1001, 'the server is shutting down', true);
       return;
     }
+    // The alternate server explains these two in a text frame first, so libraries that log what
+    // they cannot parse show the user why.
     if (policy.refusesPlatformCookie && client.cookies.has(SESSION_COOKIE)) {
+      this.#send(client, PLATFORM_COOKIE_WARNING);
       this.#close(client, CLOSE_PLATFORM_COOKIE, 'platform cookies are not accepted here');
       return;
     }
     if (policy.requiresIdentifyingUserAgent && !isIdentifyingUserAgent(req.headers['user-agent'])) {
+      this.#send(client, USER_AGENT_WARNING);
       this.#close(client, CLOSE_NO_USER_AGENT, 'the User-Agent must name the bot and a contact');
       return;
     }
@@ -313,7 +444,9 @@ export class CloudServer {
     }
     if (client.closing) return;
     if (isBinary) {
-      this.#close(client, CLOSE_PROTOCOL_ERROR, 'binary frames are not accepted');
+      if (!client.policy.ignoresBinaryFrames) {
+        this.#close(client, CLOSE_PROTOCOL_ERROR, 'binary frames are not accepted');
+      }
       return;
     }
     const parsed = parseClientFrame(rawText(data));
@@ -338,7 +471,7 @@ export class CloudServer {
       this.#close(client, CLOSE_PROTOCOL_ERROR, 'a message for another user or project');
       return;
     }
-    if (client.bucket && !client.bucket.take()) {
+    if (!this.#takeToken(client)) {
       const { perSecond, burst } = client.policy.rateLimit!;
       this.#close(
         client,
@@ -359,8 +492,14 @@ export class CloudServer {
     const parsed = parseClientFrame(rawText(data));
     if (!parsed.ok || parsed.message.method === 'handshake') return;
     if (!this.#isOwn(client, parsed.message)) return;
-    if (client.bucket && !client.bucket.take()) return;
+    if (!this.#takeToken(client)) return;
     this.#change(client, parsed.message);
+  }
+
+  /** Takes a token from the bucket of the client's user and project; true when there was one (or no limit). */
+  #takeToken(client: Client): boolean {
+    const buckets = this.#buckets[client.policy.kind];
+    return buckets === null || buckets.take(client.bucketKey);
   }
 
   /** Whether a message after the handshake carries the handshake's user and project. */
@@ -400,30 +539,43 @@ export class CloudServer {
       return;
     }
     const projectId = this.#projectKey(client.policy, message.projectId);
-    const known =
-      client.policy.kind === 'platform'
-        ? PLATFORM_PROJECT_ID.test(projectId) && this.#deps.projectExists(Number(projectId))
-        : ALTERNATE_PROJECT_ID.test(projectId) && !hasControlCharacters(projectId);
-    if (!known) {
-      this.#close(client, CLOSE_PROJECT_UNAVAILABLE, 'project unavailable');
+    if (client.policy.kind === 'platform') {
+      const id = Number(projectId);
+      const visible =
+        PLATFORM_PROJECT_ID.test(projectId) &&
+        this.#deps.projectExists(id) &&
+        (this.#deps.projectVisibleTo?.(id, user) ?? true);
+      if (!visible) {
+        this.#close(client, CLOSE_PROJECT_UNAVAILABLE, 'project unavailable');
+        return;
+      }
+    } else if (!ALTERNATE_PROJECT_ID.test(projectId) || hasControlCharacters(projectId)) {
+      // The alternate server takes any room id it can read; one it cannot is a protocol error.
+      this.#close(client, CLOSE_PROTOCOL_ERROR, 'invalid project id');
       return;
     }
     client.user = user;
     client.projectId = projectId;
+    client.bucketKey = `${projectId}\n${user.toLowerCase()}`;
     const key = `${client.policy.kind}:${projectId}`;
     let room = this.#rooms.get(key);
     if (!room) {
-      room = new Set();
+      room = new CloudRoom<Client>();
       this.#rooms.set(key, room);
       client.state.markActive(projectId);
     }
-    room.add(client);
+    room.join(client);
     client.room = room;
-    // Every current value in one frame (sent even when empty, so clients know the handshake was taken).
-    const values = client.state.peek(projectId)?.values ?? new Map<string, string | number>();
-    const lines: string[] = [];
-    for (const [name, value] of values) lines.push(JSON.stringify({ method: 'set', name, value }));
-    client.ws.send(lines.join('\n'));
+    // Every current value in one frame, as the alternate server does: nothing at all when there
+    // are none. The frame is built once and shared until the project changes.
+    if (room.snapshot === undefined) room.snapshot = valuesFrame(client.state.peek(projectId)?.values);
+    const frame = room.snapshot;
+    if (frame === null) return;
+    if (this.bufferedBytes + frame.length > this.#maxBufferedTotal) {
+      this.#close(client, CLOSE_OVERLOADED, 'the server is busy sending: try again later');
+      return;
+    }
+    this.#send(client, frame);
   }
 
   #change(client: Client, message: ClientMessage): void {
@@ -444,19 +596,72 @@ export class CloudServer {
         change = { verb: 'rename_var', name, newName: message.newName! };
     }
     if (!client.state.apply(client.projectId!, client.user!, change, this.#clock())) return;
+    const room = client.room!;
+    room.snapshot = undefined;
     // Clients only understand `set` from the server: a created variable arrives as its value.
-    if (change.verb === 'set_var' || change.verb === 'create_var') this.#forward(client, name, change.value);
+    if (change.verb === 'set_var' || change.verb === 'create_var')
+      this.#forward(client, room, name, change.value);
   }
 
-  #forward(sender: Client, name: string, value: string | number): void {
-    const line = JSON.stringify({ method: 'set', name, value });
-    for (const other of sender.room!) {
-      if (other === sender || other.closing || other.ws.readyState !== OPEN) continue;
-      if (other.ws.bufferedAmount > MAX_BUFFERED) {
-        this.#close(other, CLOSE_OVERLOADED, 'the connection is not reading its messages');
+  /** Queues a set for the room's other members: serialized once, sent at the end of the tick. */
+  #forward(sender: Client, room: CloudRoom<Client>, name: string, value: string | number): void {
+    if (room.members.size < 2) return; // nobody would hear it
+    if (room.queue(sender, JSON.stringify({ method: 'set', name, value }))) {
+      this.#dirty.add(room);
+      this.#tickTimer ??= setTimeout(() => this.#flushAll(), this.#batchInterval);
+    }
+    if (room.pendingBytes >= FLUSH_BYTES) {
+      this.#dirty.delete(room);
+      room.flush(this.#deliver);
+    }
+  }
+
+  /** Ends the tick: every room's receivers get their frame. */
+  #flushAll(): void {
+    if (this.#tickTimer) clearTimeout(this.#tickTimer);
+    this.#tickTimer = null;
+    for (const room of this.#dirty) room.flush(this.#deliver);
+    this.#dirty.clear();
+  }
+
+  /** Sends a receiver its frame of the tick, unless it is gone or too far behind (then 4003). */
+  readonly #deliver = (client: Client, frame: Buffer | string): void => {
+    if (client.closing || client.ws.readyState !== OPEN) return;
+    if (client.ws.bufferedAmount > this.#maxBuffered) {
+      this.#close(client, CLOSE_OVERLOADED, 'the connection is not reading its messages');
+      return;
+    }
+    this.#send(client, frame);
+  };
+
+  /** Writes a frame, counting its bytes for the stall check. */
+  #send(client: Client, frame: Buffer | string): void {
+    client.sentBytes += typeof frame === 'string' ? Buffer.byteLength(frame) : frame.length;
+    client.ws.send(frame);
+  }
+
+  /**
+   * The janitor's round: closes connections that have not handshaken in time, and cuts off those
+   * whose unread bytes have not moved for the stall timeout (a peer that stopped reading).
+   */
+  #sweep(): void {
+    const now = performance.now();
+    for (const client of this.#clients) {
+      if (client.ws.readyState === CLOSED) continue;
+      if (!client.closing && client.projectId === null && now - client.connectedAt > this.#handshakeTimeout) {
+        this.#close(client, CLOSE_PROTOCOL_ERROR, `no handshake within ${this.#handshakeTimeout} ms`);
         continue;
       }
-      other.ws.send(line);
+      const buffered = client.ws.bufferedAmount;
+      const flushed = client.sentBytes - buffered;
+      if (buffered === 0 || flushed > client.flushedBytes) {
+        client.flushedBytes = flushed;
+        client.stalledSince = buffered === 0 ? null : now;
+      } else if (client.stalledSince === null) {
+        client.stalledSince = now;
+      } else if (now - client.stalledSince > this.#stallTimeout) {
+        client.ws.terminate(); // it reads nothing, so a close frame would never reach it
+      }
     }
   }
 
@@ -472,21 +677,33 @@ export class CloudServer {
     } catch {
       client.ws.terminate();
     }
+    // `ws` waits 30 s for the peer's answer; a peer that does not read would hold its socket that long.
+    if (!drain) {
+      client.killTimer = setTimeout(() => client.ws.terminate(), this.#closeTimeout);
+      client.killTimer.unref();
+    }
   }
 
   #forget(client: Client): void {
     client.closing = true;
     client.draining = false;
-    this.#clients.delete(client);
+    if (client.killTimer) clearTimeout(client.killTimer);
+    if (this.#clients.delete(client)) {
+      const left = (this.#perAddress.get(client.address) ?? 1) - 1;
+      if (left > 0) this.#perAddress.set(client.address, left);
+      else this.#perAddress.delete(client.address);
+    }
     this.#leaveRoom(client);
   }
 
   /** Takes a client out of its room; the room goes when it empties, and its project turns idle. */
   #leaveRoom(client: Client): void {
     const room = client.room;
-    if (!room?.delete(client) || room.size > 0) return;
+    if (!room?.members.has(client)) return;
+    if (!room.leave(client)) return;
     const key = `${client.policy.kind}:${client.projectId}`;
     if (this.#rooms.get(key) === room) this.#rooms.delete(key);
+    this.#dirty.delete(room);
     client.state.markIdle(client.projectId!);
   }
 }
@@ -498,6 +715,19 @@ export function attachCloudServer(
   options: CloudServerOptions = {},
 ): CloudServer {
   return new CloudServer(deps, options).attach(server);
+}
+
+/** The frame of a project's current values (one `set` line each), or null when it has none. */
+function valuesFrame(values: ReadonlyMap<string, string | number> | undefined): Buffer | null {
+  if (!values || values.size === 0) return null;
+  const lines: string[] = [];
+  for (const [name, value] of values) lines.push(JSON.stringify({ method: 'set', name, value }));
+  return Buffer.from(lines.join('\n'));
+}
+
+/** The peer's address as the per-address cap counts it. */
+function addressOf(req: IncomingMessage): string {
+  return req.socket.remoteAddress ?? '';
 }
 
 function rawText(data: RawData): string {

@@ -5,7 +5,9 @@
  */
 import type { Server } from 'node:http';
 import { CLOUD_PREFIX } from '../../cloud/cloud-values.js';
+import { reader } from '../auth.js';
 import { json } from '../http-utils.js';
+import { canSeeProject } from '../project-visibility.js';
 import { Random } from '../random.js';
 import type { Router } from '../router.js';
 import type { SessionTable } from '../sessions.js';
@@ -31,7 +33,7 @@ export interface SandboxCloudSetup {
   demoPlayers: readonly string[];
   /** The fixture project with `☁ firstCloud`, if any. */
   fixtureProjectId?: number;
-  /** False turns the per-connection rate limits off (benchmarks). */
+  /** False turns the rate limits off (benchmarks). */
   rateLimits: boolean;
 }
 
@@ -80,12 +82,16 @@ export function setUpSandboxCloud(setup: SandboxCloudSetup): SandboxCloud {
     {
       userForSession: (id) => setup.sessions.fromCookie(id)?.username ?? null,
       projectExists: (id) => store.projects.has(id),
+      projectVisibleTo: (id, username) => {
+        const row = store.projects.get(id);
+        return row !== undefined && canSeeProject(row, username ? store.userByName(username)?.id : undefined);
+      },
       state,
     },
     setup.rateLimits ? {} : { platformRateLimit: null, alternateRateLimit: null },
   ).attach(setup.server);
   setup.router.get(`${cloud.platformPath}/logs`, (req) => {
-    const answer = cloud.logsAnswer(req.query);
+    const answer = cloud.logsAnswer(req.query, reader(req, setup.sessions)?.username ?? null);
     return json(answer.body, answer.status);
   });
   return { server: cloud, projectId, alternateHost: `${setup.wsBase}${cloud.alternatePath}` };

@@ -1,6 +1,6 @@
 /**
- * A token bucket: `burst` tokens at most, refilled at `perSecond`. Each message a connection sends
- * takes one; an empty bucket means the connection sends faster than the server allows.
+ * A token bucket: `burst` tokens at most, refilled at `perSecond`. Each message takes one; an
+ * empty bucket means the sender goes faster than the server allows.
  */
 export class TokenBucket {
   readonly perSecond: number;
@@ -17,10 +17,19 @@ export class TokenBucket {
 
   /** Takes one token; false when none is left. */
   take(now = performance.now()): boolean {
-    this.#tokens = Math.min(this.burst, this.#tokens + ((now - this.#last) / 1000) * this.perSecond);
-    this.#last = now;
+    this.#refill(now);
     if (this.#tokens < 1) return false;
     this.#tokens -= 1;
     return true;
+  }
+
+  /** True once the bucket has refilled to its burst: it is then the same as a new one. */
+  isFull(now = performance.now()): boolean {
+    return this.#tokens + ((now - this.#last) / 1000) * this.perSecond >= this.burst;
+  }
+
+  #refill(now: number): void {
+    this.#tokens = Math.min(this.burst, this.#tokens + ((now - this.#last) / 1000) * this.perSecond);
+    this.#last = now;
   }
 }

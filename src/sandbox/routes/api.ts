@@ -13,6 +13,7 @@ import {
   parsePaging,
   readBody,
 } from '../http-utils.js';
+import { canSeeProject } from '../project-visibility.js';
 import { exploreProjects, exploreStudios, parseFilter, searchProjects, searchStudios } from '../ranking.js';
 import type { Incoming, Router } from '../router.js';
 import type { CommentRow, ProjectRow, StudioRow, UserRow } from '../store.js';
@@ -44,7 +45,7 @@ export function apiRoutes(router: Router, ctx: SandboxContext): void {
     const id = parseId(req.params.id);
     const row = id === null ? undefined : store.projects.get(id);
     if (!row) throw notFound();
-    if (row.shared === null && reader(req, sessions)?.userId !== row.ownerId) throw notFound();
+    if (!canSeeProject(row, reader(req, sessions)?.userId)) throw notFound();
     return row;
   };
 
@@ -53,7 +54,7 @@ export function apiRoutes(router: Router, ctx: SandboxContext): void {
     const session = writer(req, sessions, 'required');
     const id = parseId(req.params.id);
     const row = id === null ? undefined : store.projects.get(id);
-    if (!row || (row.shared === null && row.ownerId !== session.userId)) throw notFound();
+    if (!row || !canSeeProject(row, session.userId)) throw notFound();
     if (row.ownerId !== session.userId) throw forbidden('Only the owner can change this project');
     return row;
   };
