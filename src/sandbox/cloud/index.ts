@@ -3,12 +3,17 @@
  * (`/clouddata-alt`), the platform's log (`GET /clouddata/logs`) and the seeded history.
  *
  * Choices where WIRE.md is silent (the real services do not document them):
- * - Rate limit per connection (sets, creates, deletes, renames; not the handshake): a token
- *   bucket, 10 a second with bursts of 30 on the platform, 20 a second with bursts of 40 on the
- *   alternate server (its web client sends at most one frame per 50 ms). A connection that
- *   empties its bucket is closed with 4003 ("overloaded") and reason `rate limit: …`; a client
- *   keeping the default 0.1 s between sets never meets it. `startSandbox({ cloudRateLimits: false })`
- *   turns the limits off for benchmarks. A receiver more than 16 MiB behind is also closed with 4003.
+ * - Rate limit per user and project (sets, creates, deletes, renames; not the handshake), shared
+ *   by all their connections and kept across reconnects: a token bucket, 10 a second with bursts
+ *   of 30 on the platform, 20 a second with bursts of 40 on the alternate server (its web client
+ *   sends at most one frame per 50 ms). A connection that empties its bucket is closed with 4003
+ *   ("overloaded") and reason `rate limit: …`. At most 10,000 buckets are kept (refilled ones go
+ *   first, then the least recently used). `startSandbox({ cloudRateLimits: false })` turns the
+ *   limits off for benchmarks.
+ * - Limits: 1,000 connections in all (503 past it) and 128 per address (429), 5 s to handshake
+ *   (4000), 16 MiB unread per receiver (4003), 30 s without reading anything (cut off), 128 MiB
+ *   unread in all before a handshake's values frame is refused (4003), frames of at most 1 MiB.
+ * - Fan-out: sets are serialized once and batched per receiver per 10 ms tick.
  * - `/logs`: `limit` 1-100, default 100; `offset` >= 0; `projectid` digits; anything else 400 with
  *   `{"code":"BadRequest","message"}`. A project without entries answers `[]`. Newest first; the
  *   last 100,000 entries of each project are kept. A rename entry names the old variable and
@@ -19,8 +24,14 @@
  *   (compared without case), else 4002; the project must be a project of the store, else 4004.
  *   Platform project ids are numbers: `"0042"`, `"42"` and `42` name the same project (its values,
  *   room and log), and later messages are compared the same way. On the alternate server any
- *   username the platform allows, and any project id of 1-100 visible characters, taken as is.
- *   The values frame after a handshake is sent even when empty.
+ *   username the platform allows, and any project id of 1-100 visible characters, taken as is
+ *   (another id closes with 4000, as the alternate server's invalid room id does). A missing or
+ *   invalid user in a handshake closes with 4002 on both. The values frame after a handshake is
+ *   not sent when the project has no values (the alternate server's behaviour). An unshared
+ *   platform project is its owner's alone: 4004 for anyone else, and `/logs` answers `[]`.
+ * - The alternate endpoint keeps digits only, by the alternate server's own rule (`""`, `"5."`,
+ *   `"-."` pass; `"-"`, `"."` and text are dropped silently), ignores binary frames, and sends the
+ *   alternate server's plain-text warning frame before closing with 4005 or 4006.
  * - The alternate endpoint keeps no log (it has no logs endpoint), and keeps the values of at most
  *   32 projects whose last connection left (the least recently left beyond that are dropped).
  * - Sets after the handshake must carry its user and project id (else 4000). Creates are
@@ -59,3 +70,4 @@ export {
 } from './cloud-state.js';
 export { type SandboxCloud, type SandboxCloudSetup, setUpSandboxCloud } from './sandbox-cloud.js';
 export { isIdentifyingUserAgent } from './user-agent-rule.js';
+export { PLATFORM_COOKIE_WARNING, USER_AGENT_WARNING } from './warning-frames.js';
