@@ -22,9 +22,10 @@ export class CloudRoom<M extends RoomMember> {
   readonly members = new Set<M>();
   /**
    * The frame of current values sent after a handshake, shared by every handshake until the
-   * project changes: `undefined` when not built yet, `null` for a project without values.
+   * project changes (`null` for a project without values), and the project version it shows.
    */
-  snapshot: Buffer | null | undefined = undefined;
+  snapshot: Buffer | null = null;
+  snapshotVersion = -1;
   readonly #lines: string[] = [];
   readonly #senders: M[] = [];
   #bytes = 0;

@@ -568,7 +568,12 @@ export class CloudServer {
     client.room = room;
     // Every current value in one frame, as the alternate server does: nothing at all when there
     // are none. The frame is built once and shared until the project changes.
-    if (room.snapshot === undefined) room.snapshot = valuesFrame(client.state.peek(projectId)?.values);
+    const project = client.state.peek(projectId);
+    const version = project?.version ?? 0;
+    if (room.snapshotVersion !== version) {
+      room.snapshot = valuesFrame(project?.values);
+      room.snapshotVersion = version;
+    }
     const frame = room.snapshot;
     if (frame === null) return;
     if (this.bufferedBytes + frame.length > this.#maxBufferedTotal) {
@@ -597,7 +602,6 @@ export class CloudServer {
     }
     if (!client.state.apply(client.projectId!, client.user!, change, this.#clock())) return;
     const room = client.room!;
-    room.snapshot = undefined;
     // Clients only understand `set` from the server: a created variable arrives as its value.
     if (change.verb === 'set_var' || change.verb === 'create_var')
       this.#forward(client, room, name, change.value);

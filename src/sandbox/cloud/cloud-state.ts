@@ -37,6 +37,8 @@ export class CloudProject {
   readonly values = new Map<string, string | number>();
   /** The log, oldest first. */
   readonly log: CloudLogRecord[] = [];
+  /** Counts the changes made through {@link CloudState.apply}, so caches of the values can tell they are stale. */
+  version = 0;
 }
 
 export class CloudState {
@@ -129,6 +131,7 @@ export class CloudState {
         break;
       }
     }
+    project.version++;
     this.record(projectId, record);
     return true;
   }
