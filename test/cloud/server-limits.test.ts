@@ -141,6 +141,23 @@ describe('peers that never read', () => {
   });
 });
 
+describe('peers that vanish', () => {
+  it('are cut off when they do not answer a ping; peers that answer stay', async () => {
+    const harness = await harnessWith({ pingInterval: 100, handshakeTimeout: 60_000, stallTimeout: 60_000 });
+    const gone = deafSocket(harness.port, '/clouddata', null);
+    const alive = new RawSocket(harness.wsUrl, { Cookie: 'scratchsessionsid=sid-alice' });
+    await alive.opened;
+    await waitFor(() => harness.cloud.connections === 2, 'both upgrades');
+    await waitFor(() => harness.cloud.connections === 1, 'the silent peer to be cut off');
+    // Several more rounds of pings: the one that answers stays.
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    expect(alive.closeInfo).toBeNull();
+    expect(harness.cloud.connections).toBe(1);
+    gone.destroy();
+    await alive.close();
+  });
+});
+
 describe('connection caps', () => {
   it('answers 429 past the per-address cap and takes the next one once a socket leaves', async () => {
     const harness = await harnessWith({ maxConnectionsPerAddress: 3 });

@@ -104,6 +104,11 @@ export interface CloudServerOptions {
   maxBufferedTotal?: number;
   /** Milliseconds forwarded sets are gathered before each receiver gets them in one frame (default 10). */
   batchInterval?: number;
+  /**
+   * Milliseconds between pings; a connection that has not answered the previous one is cut off,
+   * as the alternate server does (default 30 000; 0 for none).
+   */
+  pingInterval?: number;
 }
 
 /** An HTTP answer of the logs endpoint. */
@@ -148,6 +153,8 @@ interface Client extends RoomMember {
   flushedBytes: number;
   /** `performance.now()` since which its buffer has held bytes without any leaving; null when none wait. */
   stalledSince: number | null;
+  /** A ping went out and no pong came back yet. */
+  awaitingPong: boolean;
   /** Cuts the socket off if the close is not answered in time. */
   killTimer: ReturnType<typeof setTimeout> | null;
   /** We closed it: ignore whatever it still sends (unless `draining`). */
@@ -177,6 +184,8 @@ export class CloudServer {
   readonly #maxBuffered: number;
   readonly #maxBufferedTotal: number;
   readonly #batchInterval: number;
+  readonly #pingInterval: number;
+  #lastPing = performance.now();
   readonly #buckets: { platform: RateBuckets | null; alternate: RateBuckets | null };
   readonly #perAddress = new Map<string, number>();
   /** Rooms with sets queued in the current tick, and the timer that ends it. */
@@ -212,6 +221,7 @@ export class CloudServer {
     this.#maxBuffered = options.maxBufferedPerConnection ?? 16 * 1024 * 1024;
     this.#maxBufferedTotal = options.maxBufferedTotal ?? 128 * 1024 * 1024;
     this.#batchInterval = options.batchInterval ?? 10;
+    this.#pingInterval = options.pingInterval ?? 30_000;
     this.#buckets = {
       platform: this.#platform.rateLimit ? new RateBuckets(this.#platform.rateLimit) : null,
       alternate: this.#alternate.rateLimit ? new RateBuckets(this.#alternate.rateLimit) : null,
@@ -244,7 +254,10 @@ export class CloudServer {
     if (this.#server) throw new Error('the cloud server is already attached');
     this.#server = server;
     server.on('upgrade', this.#onUpgrade);
-    const every = Math.max(10, Math.min(1000, this.#handshakeTimeout / 4, this.#stallTimeout / 4));
+    const every = Math.max(
+      10,
+      Math.min(1000, this.#handshakeTimeout / 4, this.#stallTimeout / 4, (this.#pingInterval || 1000) / 4),
+    );
     this.#janitor = setInterval(() => this.#sweep(), every);
     this.#janitor.unref();
     return this;
@@ -410,6 +423,7 @@ export class CloudServer {
       sentBytes: 0,
       flushedBytes: 0,
       stalledSince: null,
+      awaitingPong: false,
       killTimer: null,
       closing: false,
       draining: false,
@@ -418,6 +432,9 @@ export class CloudServer {
     this.#perAddress.set(client.address, (this.#perAddress.get(client.address) ?? 0) + 1);
     ws.on('error', () => undefined); // a broken socket closes; nothing else to do
     ws.on('close', () => this.#forget(client));
+    ws.on('pong', () => {
+      client.awaitingPong = false;
+    });
     if (this.#stopping) {
       this.#close(client, 1001, 'the server is shutting down', true);
       return;
@@ -645,13 +662,26 @@ export class CloudServer {
   }
 
   /**
-   * The janitor's round: closes connections that have not handshaken in time, and cuts off those
-   * whose unread bytes have not moved for the stall timeout (a peer that stopped reading).
+   * The janitor's round: pings (cutting off who did not answer the last ping), closes connections
+   * that have not handshaken in time, and cuts off those whose unread bytes have not moved for the
+   * stall timeout (a peer that stopped reading).
    */
   #sweep(): void {
     const now = performance.now();
+    const ping = this.#pingInterval > 0 && now - this.#lastPing >= this.#pingInterval;
+    if (ping) this.#lastPing = now;
     for (const client of this.#clients) {
       if (client.ws.readyState === CLOSED) continue;
+      if (ping) {
+        if (client.awaitingPong) {
+          client.ws.terminate(); // gone without a word: no close frame would reach it
+          continue;
+        }
+        if (client.ws.readyState === OPEN) {
+          client.awaitingPong = true;
+          client.ws.ping();
+        }
+      }
       if (!client.closing && client.projectId === null && now - client.connectedAt > this.#handshakeTimeout) {
         this.#close(client, CLOSE_PROTOCOL_ERROR, `no handshake within ${this.#handshakeTimeout} ms`);
         continue;

@@ -11,7 +11,8 @@
  *   first, then the least recently used). `startSandbox({ cloudRateLimits: false })` turns the
  *   limits off for benchmarks.
  * - Limits: 1,000 connections in all (503 past it) and 128 per address (429), 5 s to handshake
- *   (4000), 16 MiB unread per receiver (4003), 30 s without reading anything (cut off), 128 MiB
+ *   (4000), 16 MiB unread per receiver (4003), 30 s without reading anything or a ping (every
+ *   30 s, as the alternate server) left unanswered (cut off), 128 MiB
  *   unread in all before a handshake's values frame is refused (4003), frames of at most 1 MiB.
  * - Fan-out: sets are serialized once and batched per receiver per 10 ms tick.
  * - `/logs`: `limit` 1-100, default 100; `offset` >= 0; `projectid` digits; anything else 400 with
