@@ -32,6 +32,9 @@ export {
   type PageProgress,
   type WalkOptions,
 } from './paging.js';
+export type { FlatRow, FlatValue } from './presentation/flat-rows.js';
+export type { ListWindow } from './presentation/list-window.js';
+export { SavedFile } from './presentation/saved-file.js';
 export { ArchiveError, type ArchiveErrorCode } from './project/archive-error.js';
 export {
   type AssetUse,
@@ -59,6 +62,7 @@ export type {
 } from './project/project-json.js';
 export { loadSb3, type ReadSb3Options, readSb3, type Sb3Project, saveSb3, writeSb3 } from './project/sb3.js';
 export { DEFAULT_ZIP_LIMITS, type ZipLimits } from './project/zip.js';
+export { RecordList } from './record-list.js';
 export type * from './records.js';
 export {
   type CommentListOptions,

@@ -7,6 +7,8 @@
  * exceeds 40), while `for await (const x of list)` walks every page from `offset` to the end,
  * keeping a few requests in flight ahead of the reader.
  */
+import type { ListWindow } from './presentation/list-window.js';
+import { RecordList } from './record-list.js';
 import { assertFunction, assertInteger } from './validate.js';
 
 /** The service's cap on `limit`. */
@@ -55,7 +57,7 @@ export function normalizePage(page: PageOptions = {}, defaultLimit = DEFAULT_LIM
 }
 
 /** A list that can be awaited (one window) or iterated (all rows). */
-export class PagedList<T> implements PromiseLike<T[]>, AsyncIterable<T> {
+export class PagedList<T> implements PromiseLike<RecordList<T>>, AsyncIterable<T> {
   readonly #fetch: PageFetcher<T>;
   readonly #limit: number | undefined;
   readonly #offset: number;
@@ -63,14 +65,19 @@ export class PagedList<T> implements PromiseLike<T[]>, AsyncIterable<T> {
   readonly #pageSize: number;
   /** Rows of `await list` without a limit: one full request. */
   readonly #defaultLimit: number;
-  #window?: Promise<T[]>;
+  /** Whose list it is, when it is one user's own (shown as the rows' author). */
+  readonly #owner: string | undefined;
+  #window?: Promise<RecordList<T>>;
 
-  /** `settings.pageSize`: the service's cap on one request (default 40; the cloud logs allow 100). */
+  /**
+   * `settings.pageSize`: the service's cap on one request (default 40; the cloud logs allow 100).
+   * `settings.owner`: whose list it is, when it is one user's own (its rows name no author).
+   */
   constructor(
     fetchPage: PageFetcher<T>,
     page: PageOptions = {},
     walk: WalkOptions = {},
-    settings: { pageSize?: number } = {},
+    settings: { pageSize?: number; owner?: string } = {},
   ) {
     const { limit, offset } = normalizePage(page);
     this.#pageSize =
@@ -80,6 +87,7 @@ export class PagedList<T> implements PromiseLike<T[]>, AsyncIterable<T> {
     this.#limit = page.limit === undefined ? undefined : limit;
     this.#offset = offset;
     this.#walk = checkWalk(walk);
+    this.#owner = settings.owner;
   }
 
   /**
@@ -87,8 +95,8 @@ export class PagedList<T> implements PromiseLike<T[]>, AsyncIterable<T> {
    * together but never more than `prefetch` at once, and `signal` stops it.
    */
   // biome-ignore lint/suspicious/noThenProperty: awaitable on purpose, like openai-node's page promises
-  then<R1 = T[], R2 = never>(
-    onfulfilled?: ((value: T[]) => R1 | PromiseLike<R1>) | null,
+  then<R1 = RecordList<T>, R2 = never>(
+    onfulfilled?: ((value: RecordList<T>) => R1 | PromiseLike<R1>) | null,
     onrejected?: ((reason: unknown) => R2 | PromiseLike<R2>) | null,
   ): Promise<R1 | R2> {
     this.#window ??= this.#collect(this.#walk, this.#offset + (this.#limit ?? this.#defaultLimit));
@@ -101,7 +109,7 @@ export class PagedList<T> implements PromiseLike<T[]>, AsyncIterable<T> {
   }
 
   /** Collects the walk into an array, reporting progress. */
-  all(options: WalkOptions = {}): Promise<T[]> {
+  all(options: WalkOptions = {}): Promise<RecordList<T>> {
     return this.#collect({ ...this.#walk, ...checkWalk(options) }, this.#end());
   }
 
@@ -116,10 +124,16 @@ export class PagedList<T> implements PromiseLike<T[]>, AsyncIterable<T> {
     return this.#limit === undefined ? Number.POSITIVE_INFINITY : this.#offset + this.#limit;
   }
 
-  async #collect(walk: WalkOptions, end: number): Promise<T[]> {
+  async #collect(walk: WalkOptions, end: number): Promise<RecordList<T>> {
     const rows: T[] = [];
     for await (const page of this.#pages(walk, end)) rows.push(...page);
-    return rows;
+    // A window that came back full may not be the whole list: its display says so.
+    const window: ListWindow = {
+      offset: this.#offset,
+      more: Number.isFinite(end) && rows.length > 0 && rows.length >= end - this.#offset,
+      ...(this.#owner === undefined ? {} : { owner: this.#owner }),
+    };
+    return RecordList.fromWindow(rows, window);
   }
 
   async *#pages(walk: WalkOptions, end: number): AsyncGenerator<T[]> {

@@ -1,22 +1,31 @@
 /**
- * Typed records of the platform's JSON answers (WIRE.md §2-3).
+ * Typed records of the platform's JSON answers (WIRE.md §2-3, with the quirks of §10).
  *
  * These mirror what the real service sends, field for field, so code written against the
  * sandbox works unchanged against the real site. Dates are ISO-8601 strings, as on the wire.
+ * Where real answers leave a field out it is optional, where they send `null` the type says so,
+ * and placeholder values (a value the service sends whatever the truth) are named in the field's
+ * documentation: code that reads them should not trust them.
  */
 
 /** Avatar URLs keyed by size, e.g. `"90x90"`. */
 export type ImageSet = Record<string, string>;
 
 export interface UserHistory {
+  /**
+   * When the user joined. Inside a project's `author` block this may be the placeholder
+   * `1900-01-01T00:00:00.000Z` whatever the truth.
+   */
   joined: string;
 }
 
 export interface UserProfile {
-  id: number;
+  /** Profile id; `null` in some answers. */
+  id: number | null;
   status: string;
   bio: string;
-  country: string;
+  /** `null` when the user gave none. */
+  country: string | null;
   images: ImageSet;
 }
 
@@ -33,10 +42,19 @@ export interface User {
 export interface ProjectAuthor {
   id: number;
   username: string;
+  /** May be the placeholder `false` whatever the truth. */
   scratchteam: boolean;
+  /** `joined` may be the placeholder `1900-01-01T00:00:00.000Z`. */
   history: UserHistory;
+  /** `id` may be `null`. */
   profile: { id: number | null; images: ImageSet };
 }
+
+/**
+ * The author block of a row of `GET {api}/users/<u>/projects`: the same without `username` (the
+ * caller knows whose list it is).
+ */
+export type ListedProjectAuthor = Omit<ProjectAuthor, 'username'> & { username?: string };
 
 export interface ProjectHistory {
   created: string;
@@ -49,6 +67,7 @@ export interface ProjectStats {
   views: number;
   loves: number;
   favorites: number;
+  /** In rows of lists this may be the placeholder `0` whatever the truth; read the project for the count. */
   remixes: number;
 }
 
@@ -59,7 +78,7 @@ export interface ProjectRemix {
   root: number | null;
 }
 
-/** `GET {api}/projects/<id>` and the rows of project lists. */
+/** `GET {api}/projects/<id>` and the rows of project lists (search, explore, favorites, remixes). */
 export interface Project {
   id: number;
   title: string;
@@ -75,8 +94,19 @@ export interface Project {
   history: ProjectHistory;
   stats: ProjectStats;
   remix: ProjectRemix;
-  /** Short-lived token (`<unix seconds>_<hex>`) needed to read the project body. */
+  /**
+   * Short-lived token (`<unix seconds>_<128 hex digits>`) needed to read the project body. Only in
+   * single records, never in list rows; a secret: displays redact it.
+   */
   project_token?: string;
+}
+
+/**
+ * A row of `GET {api}/users/<u>/projects`: thinner than a {@link Project} (WIRE.md §10). Its
+ * author has no `username`, there is no `project_token`, and `stats.remixes` may be `0`.
+ */
+export interface UserProjectRow extends Omit<Project, 'author' | 'project_token'> {
+  author: ListedProjectAuthor;
 }
 
 export interface CommentAuthor {
@@ -115,7 +145,7 @@ export interface StudioStats {
 export interface Studio {
   id: number;
   title: string;
-  /** User id of the studio's host. */
+  /** User id of the studio's host (the record carries no username). */
   host: number;
   description: string;
   visibility: string;
@@ -151,42 +181,86 @@ export interface NewsItem {
   copy: string;
 }
 
+/** Connection-pool counts of one database server in {@link Health}, e.g. `{ "numUsed": 2, "numFree": 8 }`. */
+export type HealthPool = Record<string, number | boolean>;
+
 /** `GET {api}/health`: service status; the exact keys vary. */
 export interface Health {
+  /** Service version; real answers may start it with a space. */
   version?: string;
   uptime?: number;
+  /** Load averages. */
   load?: number[];
-  sql?: Record<string, unknown>;
+  /**
+   * Databases by name, then by role, e.g.
+   * `{ main: { primary: {...}, replica: {...} }, project_comments: { primary: {...} } }`. Older
+   * answers (and some servers) give one flat pool per database instead.
+   */
+  sql?: Record<string, Record<string, HealthPool> | HealthPool>;
   timestamp?: number;
+  /** Cache statistics, objects of numbers. */
   cache?: Record<string, unknown>;
   [key: string]: unknown;
 }
 
-/** A row of the front page (`GET {api}/proxy/featured`). */
+/**
+ * A row of the front page (`GET {api}/proxy/featured`): snake case, no `author` object
+ * (WIRE.md §10). `thumbnail_url` is protocol-relative on the wire (`//cdn2…`); the client makes
+ * it an `https:` URL.
+ */
 export interface FeaturedRow {
   id: number;
   title: string;
   thumbnail_url?: string;
+  /** The author's username (projects only). */
   creator?: string;
   type?: 'project' | 'gallery';
   love_count?: number;
+  remixers_count?: number;
   [key: string]: unknown;
 }
 
 /** `GET {api}/proxy/featured`: named rows of projects and studios. */
 export type Featured = Record<string, FeaturedRow[]>;
 
-/** `GET {site}/session/` when logged in (logged out it is `{}`). */
+/** The `user` of {@link SessionInfo}; real answers carry more fields than these. */
+export interface SessionUser {
+  id: number;
+  banned: boolean;
+  username: string;
+  /** The X-Token: a secret, redacted by every display. */
+  token: string;
+  /** Protocol-relative on the wire (`//cdn2…`); the client makes it an `https:` URL. */
+  thumbnailUrl: string;
+  /** On the wire without a zone (`2019-08-24T10:20:30`): UTC. */
+  dateJoined: string;
+  email: string;
+  classroomId?: number | null;
+  should_vpn?: boolean;
+  birthYear?: number;
+  birthMonth?: number;
+  gender?: string;
+  [key: string]: unknown;
+}
+
+/** The `flags` of {@link SessionInfo}; real answers carry more than these. */
+export interface SessionFlags {
+  must_reset_password?: boolean;
+  must_complete_registration?: boolean;
+  has_outstanding_email_confirmation?: boolean;
+  show_welcome?: boolean;
+  confirm_email_banner?: boolean;
+  unsupported_browser_banner?: boolean;
+  everything_is_totally_normal?: boolean;
+  [key: string]: unknown;
+}
+
+/**
+ * `GET {site}/session/`. Logged out it is `{}` or carries `flags` without `user`; logged in it has
+ * more fields than the documented ones (accept what you do not know).
+ */
 export interface SessionInfo {
-  user?: {
-    id: number;
-    banned: boolean;
-    username: string;
-    token: string;
-    thumbnailUrl: string;
-    dateJoined: string;
-    email: string;
-  };
+  user?: SessionUser;
   permissions?: {
     admin: boolean;
     scratcher: boolean;
@@ -195,15 +269,21 @@ export interface SessionInfo {
     educator: boolean;
     student: boolean;
     mute_status: Record<string, unknown>;
+    [key: string]: unknown;
   };
-  flags?: Record<string, unknown>;
+  flags?: SessionFlags;
+  [key: string]: unknown;
 }
 
 /** One element of the array `POST {site}/login/` answers. */
 export interface LoginAnswer {
   username: string;
+  /** The X-Token (on success): a secret. */
   token?: string;
-  num_tries: number;
+  /** Real answers may leave it out. */
+  num_tries?: number;
+  /** Where the site would send the browser next, when present. */
+  redirect?: string;
   success: 0 | 1;
   msg: string;
   messages: unknown[];

@@ -18,6 +18,11 @@ const SECRET_KEYS = new Set([
   'set-cookie',
 ]);
 
+/** Whether a key (of JSON, a header, a query) names a secret, e.g. `token`, `project_token`. */
+export function isSecretKey(key: string): boolean {
+  return SECRET_KEYS.has(key.toLowerCase());
+}
+
 /** The placeholder that replaces a secret. */
 export const REDACTED = '[redacted]';
 

@@ -6,9 +6,19 @@
  */
 import type { RecordKind, RecordOfKind } from './detect.js';
 import { formatCount, formatDate, formatTimestamp } from './format.js';
+import { userLabel } from './known-users.js';
 
 /** A raw cell value, before formatting. */
 export type Cell = string | number | boolean | null;
+
+/** What a table knows besides its records. */
+export interface ColumnContext {
+  /**
+   * Whose list the records are, when it is one user's own (`users.projects(u)`): rows of such a
+   * list name no author (WIRE.md §10), so the author column shows this username.
+   */
+  readonly owner?: string;
+}
 
 /** What renderers need to know about a column (everything but how to read a record). */
 export interface ColumnSpec {
@@ -31,19 +41,42 @@ export interface ColumnSpec {
 
 /** A column of a table of records of type `R`. */
 export interface Column<R> extends ColumnSpec {
-  /** The raw value of this column for a record. */
-  get(record: R): Cell;
+  /**
+   * The raw value of this column for a record. Never throws on the shapes real answers have:
+   * fields WIRE.md §10 says may be missing or null give `null`.
+   */
+  get(record: R, context: ColumnContext): Cell;
   /** Cell text for a raw value; the default shows numbers as-is, booleans as `yes`/`no`. */
   format?(value: Cell): string;
   /** A site-relative link for the cell (e.g. `/users/alice/`), used by the HTML renderer. */
-  href?(record: R): string | null;
+  href?(record: R, context: ColumnContext): string | null;
 }
 
 const userPath = (username: string): string => `/users/${encodeURIComponent(username)}/`;
 const projectPath = (id: number): string => `/projects/${id}/`;
 const studioPath = (id: number): string => `/studios/${id}/`;
 
-const count = (v: Cell): string => (typeof v === 'number' ? formatCount(v) : v === null ? '' : String(v));
+const count = (v: Cell): string =>
+  typeof v === 'number' ? formatCount(v) : v === null || v === undefined ? '' : String(v);
+/** A field that may be missing on the wire, as a cell. */
+const cell = (v: unknown): Cell =>
+  typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean' ? v : null;
+const date = (v: unknown): Cell => (typeof v === 'string' ? formatDate(v) : null);
+const linkTo = (path: (x: string) => string, name: Cell): string | null =>
+  typeof name === 'string' && name !== '' && !name.startsWith('#') ? path(name) : null;
+
+/** The 1900 placeholder of real answers (WIRE.md §10) says nothing: shown empty. */
+function joined(v: unknown): Cell {
+  return typeof v === 'string' && v.startsWith('1900-') ? null : date(v);
+}
+
+/** A project's author: its username, else the list owner's, else a known name or `#id`. */
+function projectAuthor(p: RecordOfKind['project'], context: ColumnContext): Cell {
+  const author = p.author as Partial<RecordOfKind['project']['author']> | undefined;
+  if (typeof author?.username === 'string') return author.username;
+  if (context.owner) return context.owner;
+  return userLabel(author?.id) || null;
+}
 
 type Columns = { readonly [K in RecordKind]: ReadonlyArray<Column<RecordOfKind[K]>> };
 
@@ -54,14 +87,14 @@ const COLUMNS: Columns = {
       header: 'username',
       priority: 100,
       maxWidth: 20,
-      get: (u) => u.username,
-      href: (u) => userPath(u.username),
+      get: (u) => cell(u.username),
+      href: (u) => linkTo(userPath, cell(u.username)),
     },
-    { key: 'id', header: 'id', align: 'right', priority: 50, get: (u) => u.id },
-    { key: 'country', header: 'country', priority: 60, maxWidth: 20, get: (u) => u.profile.country },
-    { key: 'joined', header: 'joined', minWidth: 10, priority: 40, get: (u) => formatDate(u.history.joined) },
-    { key: 'status', header: 'status', priority: 20, maxWidth: 30, get: (u) => u.profile.status },
-    { key: 'scratchteam', header: 'scratchteam', priority: 10, get: (u) => u.scratchteam },
+    { key: 'id', header: 'id', align: 'right', priority: 50, get: (u) => cell(u.id) },
+    { key: 'country', header: 'country', priority: 60, maxWidth: 20, get: (u) => cell(u.profile?.country) },
+    { key: 'joined', header: 'joined', minWidth: 10, priority: 40, get: (u) => joined(u.history?.joined) },
+    { key: 'status', header: 'status', priority: 20, maxWidth: 30, get: (u) => cell(u.profile?.status) },
+    { key: 'scratchteam', header: 'scratchteam', priority: 10, get: (u) => cell(u.scratchteam) },
   ],
   project: [
     {
@@ -69,7 +102,7 @@ const COLUMNS: Columns = {
       header: 'id',
       align: 'right',
       priority: 80,
-      get: (p) => p.id,
+      get: (p) => cell(p.id),
       href: (p) => projectPath(p.id),
     },
     {
@@ -78,7 +111,7 @@ const COLUMNS: Columns = {
       priority: 100,
       maxWidth: 40,
       minWidth: 16,
-      get: (p) => p.title,
+      get: (p) => cell(p.title),
       href: (p) => projectPath(p.id),
     },
     {
@@ -86,17 +119,31 @@ const COLUMNS: Columns = {
       header: 'author',
       priority: 90,
       maxWidth: 20,
-      get: (p) => p.author.username,
-      href: (p) => userPath(p.author.username),
+      get: projectAuthor,
+      href: (p, context) => linkTo(userPath, projectAuthor(p, context)),
     },
-    { key: 'views', header: 'views', align: 'right', priority: 70, get: (p) => p.stats.views, format: count },
-    { key: 'loves', header: 'loves', align: 'right', priority: 60, get: (p) => p.stats.loves, format: count },
+    {
+      key: 'views',
+      header: 'views',
+      align: 'right',
+      priority: 70,
+      get: (p) => cell(p.stats?.views),
+      format: count,
+    },
+    {
+      key: 'loves',
+      header: 'loves',
+      align: 'right',
+      priority: 60,
+      get: (p) => cell(p.stats?.loves),
+      format: count,
+    },
     {
       key: 'favorites',
       header: 'favorites',
       align: 'right',
       priority: 40,
-      get: (p) => p.stats.favorites,
+      get: (p) => cell(p.stats?.favorites),
       format: count,
     },
     {
@@ -104,12 +151,12 @@ const COLUMNS: Columns = {
       header: 'remixes',
       align: 'right',
       priority: 30,
-      get: (p) => p.stats.remixes,
+      get: (p) => cell(p.stats?.remixes),
       format: count,
     },
     // `null` while unshared: shown as an empty cell.
-    { key: 'shared', header: 'shared', minWidth: 10, priority: 50, get: (p) => formatDate(p.history.shared) },
-    { key: 'public', header: 'public', priority: 20, get: (p) => p.public },
+    { key: 'shared', header: 'shared', minWidth: 10, priority: 50, get: (p) => date(p.history?.shared) },
+    { key: 'public', header: 'public', priority: 20, get: (p) => cell(p.public) },
   ],
   studio: [
     {
@@ -117,7 +164,7 @@ const COLUMNS: Columns = {
       header: 'id',
       align: 'right',
       priority: 80,
-      get: (s) => s.id,
+      get: (s) => cell(s.id),
       href: (s) => studioPath(s.id),
     },
     {
@@ -126,17 +173,24 @@ const COLUMNS: Columns = {
       priority: 100,
       maxWidth: 40,
       minWidth: 16,
-      get: (s) => s.title,
+      get: (s) => cell(s.title),
       href: (s) => studioPath(s.id),
     },
-    // The record only carries the host's user id, not a username.
-    { key: 'host', header: 'host id', align: 'right', priority: 50, get: (s) => s.host },
+    // The record only carries the host's user id: a username where one was seen, else `#id`.
+    {
+      key: 'host',
+      header: 'host',
+      priority: 50,
+      maxWidth: 20,
+      get: (s) => userLabel(s.host) || null,
+      href: (s) => linkTo(userPath, userLabel(s.host)),
+    },
     {
       key: 'projects',
       header: 'projects',
       align: 'right',
       priority: 70,
-      get: (s) => s.stats.projects,
+      get: (s) => cell(s.stats?.projects),
       format: count,
     },
     {
@@ -144,7 +198,7 @@ const COLUMNS: Columns = {
       header: 'followers',
       align: 'right',
       priority: 60,
-      get: (s) => s.stats.followers,
+      get: (s) => cell(s.stats?.followers),
       format: count,
     },
     {
@@ -152,26 +206,33 @@ const COLUMNS: Columns = {
       header: 'created',
       minWidth: 10,
       priority: 40,
-      get: (s) => formatDate(s.history.created),
+      get: (s) => date(s.history?.created),
     },
   ],
   comment: [
-    { key: 'id', header: 'id', align: 'right', priority: 50, get: (c) => c.id },
+    { key: 'id', header: 'id', align: 'right', priority: 50, get: (c) => cell(c.id) },
     {
       key: 'author',
       header: 'author',
       priority: 90,
       maxWidth: 20,
-      get: (c) => c.author.username,
-      href: (c) => userPath(c.author.username),
+      get: (c) => userLabel(c.author?.id, c.author?.username) || null,
+      href: (c) => linkTo(userPath, cell(c.author?.username)),
     },
-    { key: 'content', header: 'content', priority: 100, maxWidth: 60, minWidth: 20, get: (c) => c.content },
+    {
+      key: 'content',
+      header: 'content',
+      priority: 100,
+      maxWidth: 60,
+      minWidth: 20,
+      get: (c) => cell(c.content),
+    },
     {
       key: 'replies',
       header: 'replies',
       align: 'right',
       priority: 60,
-      get: (c) => c.reply_count,
+      get: (c) => cell(c.reply_count),
       format: count,
     },
     {
@@ -179,9 +240,9 @@ const COLUMNS: Columns = {
       header: 'created',
       minWidth: 10,
       priority: 70,
-      get: (c) => formatDate(c.datetime_created),
+      get: (c) => date(c.datetime_created),
     },
-    { key: 'parent', header: 'parent', align: 'right', priority: 30, get: (c) => c.parent_id },
+    { key: 'parent', header: 'parent', align: 'right', priority: 30, get: (c) => cell(c.parent_id) },
   ],
   studioProject: [
     {
@@ -189,7 +250,7 @@ const COLUMNS: Columns = {
       header: 'id',
       align: 'right',
       priority: 80,
-      get: (p) => p.id,
+      get: (p) => cell(p.id),
       href: (p) => projectPath(p.id),
     },
     {
@@ -198,7 +259,7 @@ const COLUMNS: Columns = {
       priority: 100,
       maxWidth: 40,
       minWidth: 16,
-      get: (p) => p.title,
+      get: (p) => cell(p.title),
       href: (p) => projectPath(p.id),
     },
     {
@@ -206,12 +267,18 @@ const COLUMNS: Columns = {
       header: 'author',
       priority: 90,
       maxWidth: 20,
-      get: (p) => p.username,
-      href: (p) => userPath(p.username),
+      get: (p) => userLabel(p.creator_id, p.username) || null,
+      href: (p) => linkTo(userPath, cell(p.username)),
     },
-    { key: 'authorId', header: 'author id', align: 'right', priority: 30, get: (p) => p.creator_id },
-    // `actor_id` is the user who added the project to the studio.
-    { key: 'addedBy', header: 'added by', align: 'right', priority: 20, get: (p) => p.actor_id },
+    // `actor_id` is the user who added the project to the studio: a name where one was seen.
+    {
+      key: 'addedBy',
+      header: 'added by',
+      priority: 20,
+      maxWidth: 20,
+      get: (p) =>
+        (p.actor_id === p.creator_id ? userLabel(p.creator_id, p.username) : userLabel(p.actor_id)) || null,
+    },
   ],
   logEntry: [
     {
@@ -219,7 +286,7 @@ const COLUMNS: Columns = {
       header: 'time (UTC)',
       minWidth: 19,
       priority: 100,
-      get: (e) => e.timestamp,
+      get: (e) => cell(e.timestamp),
       format: (v) => (typeof v === 'number' ? formatTimestamp(v) : ''),
     },
     {
@@ -227,13 +294,13 @@ const COLUMNS: Columns = {
       header: 'user',
       priority: 80,
       maxWidth: 20,
-      get: (e) => e.user,
-      href: (e) => userPath(e.user),
+      get: (e) => cell(e.user),
+      href: (e) => linkTo(userPath, cell(e.user)),
     },
-    { key: 'verb', header: 'verb', priority: 50, get: (e) => e.verb },
-    { key: 'name', header: 'name', priority: 90, maxWidth: 24, get: (e) => e.name },
+    { key: 'verb', header: 'verb', priority: 50, get: (e) => cell(e.verb) },
+    { key: 'name', header: 'name', priority: 90, maxWidth: 24, get: (e) => cell(e.name) },
     // Values are often long digit strings (text encoded for cloud variables): cut, not wrapped.
-    { key: 'value', header: 'value', priority: 70, maxWidth: 30, get: (e) => e.value },
+    { key: 'value', header: 'value', priority: 70, maxWidth: 30, get: (e) => cell(e.value) },
   ],
 };
 

@@ -4,7 +4,15 @@
  * Values arrive from JSON (or a REPL user's hand-made objects), never as class instances, so the
  * checks are structural: the fields the presentation layer reads must be there with the right types.
  */
-import type { CloudLogEntry, Comment, Project, Studio, StudioProject, User } from '../records.js';
+import type {
+  CloudLogEntry,
+  Comment,
+  Project,
+  Studio,
+  StudioProject,
+  User,
+  UserProjectRow,
+} from '../records.js';
 
 /** The kinds of record the presentation layer knows how to show. */
 export type RecordKind = 'user' | 'project' | 'studio' | 'comment' | 'studioProject' | 'logEntry';
@@ -12,7 +20,8 @@ export type RecordKind = 'user' | 'project' | 'studio' | 'comment' | 'studioProj
 /** The record type of each {@link RecordKind}. */
 export interface RecordOfKind {
   user: User;
-  project: Project;
+  /** A project record, or a thinner row of a user's own projects (no author username). */
+  project: Project | UserProjectRow;
   studio: Studio;
   comment: Comment;
   studioProject: StudioProject;
@@ -47,7 +56,8 @@ function isProject(x: Obj): boolean {
     isNum(x.id) &&
     isStr(x.title) &&
     isObject(x.author) &&
-    isStr(x.author.username) &&
+    // Rows of a user's own projects carry an author without `username` (WIRE.md §10).
+    (isStr(x.author.username) || isNum(x.author.id)) &&
     isObject(x.stats) &&
     isNum(x.stats.views) &&
     isObject(x.history)
@@ -73,7 +83,7 @@ function isComment(x: Obj): boolean {
     isNumOrNull(x.parent_id) &&
     isNum(x.reply_count) &&
     isObject(x.author) &&
-    isStr(x.author.username)
+    (isStr(x.author.username) || isNum(x.author.id))
   );
 }
 

@@ -4,6 +4,7 @@
 import { Chalk, type ChalkInstance } from 'chalk';
 import type { ColumnSpec } from './columns.js';
 import { formatCount } from './format.js';
+import { windowNote } from './list-window.js';
 import type { TextTable } from './table.js';
 import { padToWidth, textWidth, truncateToWidth } from './text-width.js';
 
@@ -70,8 +71,13 @@ function layout(table: TextTable, width: number): { shown: Sized[]; hidden: Colu
   return { shown, hidden };
 }
 
-/** The line saying how many rows were left out, e.g. `… 960 more rows (1,000 total)`. */
+/**
+ * The line saying what is left out: of a window of a longer list, e.g. `first 40 — .all() fetches
+ * all`; of a whole list, e.g. `… 960 more rows (1,000 total)`.
+ */
 export function truncationLine(table: TextTable): string | null {
+  const note = windowNote(table.window, table.total, table.rows.length);
+  if (note) return note;
   if (table.truncatedRows <= 0) return null;
   const n = table.truncatedRows;
   return `… ${formatCount(n)} more ${n === 1 ? 'row' : 'rows'} (${formatCount(table.total)} total)`;
@@ -95,7 +101,7 @@ export function renderTable(table: TextTable, options: RenderTableOptions = {}):
     out.push(line((c) => padToWidth(row[c.index] ?? '', c.width, c.spec.align)));
   }
   const notes: string[] = [];
-  if (table.total === 0) notes.push('(no records)');
+  if (table.total === 0) notes.push('no results');
   const cut = truncationLine(table);
   if (cut) notes.push(cut);
   if (hidden.length > 0) {

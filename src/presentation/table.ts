@@ -2,9 +2,11 @@
  * The table model: records turned into rows of cell text, independent of where they are shown.
  * Terminal and HTML renderers both read this, so the REPL and the kernel show the same columns.
  */
-import { type Cell, type Column, type ColumnSpec, columnsFor } from './columns.js';
+import { type Cell, type Column, type ColumnContext, type ColumnSpec, columnsFor } from './columns.js';
 import { type RecordKind, type RecordOfKind, recordKind } from './detect.js';
 import { formatCount, oneLine } from './format.js';
+import { learnUsers } from './known-users.js';
+import { type ListWindow, listWindowOf } from './list-window.js';
 
 /** Records laid out as rows of text. */
 export interface Table {
@@ -20,10 +22,12 @@ export interface Table {
   readonly total: number;
   /** How many records were left out by `maxRows` (`total - rows.length`). */
   readonly truncatedRows: number;
+  /** Where the records sit in a longer list, when they are a window of one (e.g. `await list`). */
+  readonly window?: ListWindow;
 }
 
 /** The part of a {@link Table} that text renderers read: what any grid of cells has. */
-export type TextTable = Pick<Table, 'columns' | 'rows' | 'total' | 'truncatedRows'>;
+export type TextTable = Pick<Table, 'columns' | 'rows' | 'total' | 'truncatedRows' | 'window'>;
 
 /** Options of {@link toTable}. */
 export interface ToTableOptions {
@@ -31,13 +35,15 @@ export interface ToTableOptions {
   kind?: RecordKind;
   /** Show at most this many records (default 40, one page of the API). */
   maxRows?: number;
+  /** Where the records sit in a longer list (default: what the list carries, see `kListWindow`). */
+  window?: ListWindow;
 }
 
 /** Default number of rows shown. */
 export const DEFAULT_MAX_ROWS = 40;
 
 function defaultFormat(value: Cell): string {
-  if (value === null) return '';
+  if (value === null || value === undefined) return '';
   if (typeof value === 'boolean') return value ? 'yes' : 'no';
   if (typeof value === 'number') return Number.isInteger(value) ? String(value) : formatCount(value);
   return value;
@@ -63,8 +69,11 @@ export function toTable(records: unknown, options: ToTableOptions = {}): Table {
   // the caller, so each column reads the record it was written for.
   const columns = columnsFor(kind) as ReadonlyArray<Column<RecordOfKind[RecordKind]>>;
   const shown = list.slice(0, maxRows) as RecordOfKind[RecordKind][];
-  const rows = shown.map((r) => columns.map((c) => oneLine((c.format ?? defaultFormat)(c.get(r)))));
-  const links = shown.map((r) => columns.map((c) => c.href?.(r) ?? null));
+  const window = options.window ?? listWindowOf(records);
+  const context: ColumnContext = { owner: window?.owner };
+  for (const r of shown) learnUsers(r);
+  const rows = shown.map((r) => columns.map((c) => oneLine((c.format ?? defaultFormat)(c.get(r, context)))));
+  const links = shown.map((r) => columns.map((c) => c.href?.(r, context) ?? null));
   return {
     kind,
     columns: columns.map(({ key, header, align, maxWidth, minWidth, priority }) => ({
@@ -79,5 +88,6 @@ export function toTable(records: unknown, options: ToTableOptions = {}): Table {
     links,
     total: list.length,
     truncatedRows: list.length - shown.length,
+    ...(window ? { window } : {}),
   };
 }

@@ -3,6 +3,7 @@
  * a column per key, as `console.table` does, for values that are not platform records (e.g.
  * `projects.map((p) => ({ title: p.title, loves: p.stats.loves }))`).
  */
+import { isSecretKey, REDACTED, redactJson } from '../redact.js';
 import type { ColumnSpec } from './columns.js';
 import { formatCount, oneLine } from './format.js';
 import { DEFAULT_MAX_ROWS, type TextTable } from './table.js';
@@ -35,7 +36,8 @@ function cellText(value: unknown): string {
   if (value instanceof Date) return Number.isNaN(value.getTime()) ? 'Invalid Date' : value.toISOString();
   if (Array.isArray(value)) return `[${value.length} ${value.length === 1 ? 'item' : 'items'}]`;
   try {
-    return oneLine(JSON.stringify(value) ?? String(value));
+    // Nested secrets (a session's `user.token`) are redacted like top-level ones.
+    return oneLine(JSON.stringify(redactJson(value)) ?? String(value));
   } catch {
     return '[object]'; // cyclic
   }
@@ -73,7 +75,15 @@ export function toValueTable(values: unknown, options: ToValueTableOptions = {})
   const allKeys = valueKey ? [...keys, valueKey] : keys;
   const rows = shown.map((item) =>
     allKeys.map((key) =>
-      key === valueKey ? (isRow(item) ? '' : cellText(item)) : isRow(item) ? cellText(item[key]) : '',
+      key === valueKey
+        ? isRow(item)
+          ? ''
+          : cellText(item)
+        : !isRow(item)
+          ? ''
+          : isSecretKey(key) && item[key] !== undefined && item[key] !== null
+            ? REDACTED
+            : cellText(item[key]),
     ),
   );
   const columns: ColumnSpec[] = allKeys.map((key, index) => {

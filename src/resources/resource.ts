@@ -17,6 +17,7 @@ export abstract class Resource {
     path: string | (() => Promise<string>),
     options: ListOptions = {},
     query: Record<string, string | undefined> = {},
+    settings: { owner?: string } = {},
   ): PagedList<T> {
     const { limit, offset, ...walk } = options ?? {};
     let resolved: Promise<string> | undefined;
@@ -30,6 +31,7 @@ export abstract class Resource {
         this.session.apiGet<T[]>(await pathOf(), { ...query, limit: pageLimit, offset: pageOffset }, signal),
       { limit, offset },
       walk,
+      settings,
     );
   }
 }

@@ -1,5 +1,5 @@
 import type { PagedList } from '../paging.js';
-import type { Project, User } from '../records.js';
+import type { Project, User, UserProjectRow } from '../records.js';
 import { assertUsername } from '../validate.js';
 import { type ListOptions, Resource } from './resource.js';
 
@@ -26,13 +26,16 @@ export class Users extends Resource {
     return this.#list<Project>(username, 'favorites', options);
   }
 
-  /** The user's shared projects. */
-  projects(username: string, options?: ListOptions): PagedList<Project> {
-    return this.#list<Project>(username, 'projects', options);
+  /**
+   * The user's shared projects. Rows are thinner than single records (WIRE.md §10): their author
+   * has no `username`, so the list remembers whose it is and its tables and exports show it.
+   */
+  projects(username: string, options?: ListOptions): PagedList<UserProjectRow> {
+    return this.#list<UserProjectRow>(username, 'projects', options, username);
   }
 
-  #list<T>(username: string, what: string, options?: ListOptions): PagedList<T> {
+  #list<T>(username: string, what: string, options?: ListOptions, owner?: string): PagedList<T> {
     assertUsername(username);
-    return this.list<T>(`/users/${encodeURIComponent(username)}/${what}`, options);
+    return this.list<T>(`/users/${encodeURIComponent(username)}/${what}`, options, {}, { owner });
   }
 }

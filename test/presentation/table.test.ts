@@ -20,7 +20,7 @@ describe('columns', () => {
     ]);
     expect(keys(studio(1, 'x'))).toEqual(['id', 'title', 'host', 'projects', 'followers', 'created']);
     expect(keys(comment(1, 'x'))).toEqual(['id', 'author', 'content', 'replies', 'created', 'parent']);
-    expect(keys(studioProject(1, 'x'))).toEqual(['id', 'title', 'author', 'authorId', 'addedBy']);
+    expect(keys(studioProject(1, 'x'))).toEqual(['id', 'title', 'author', 'addedBy']);
     expect(keys(logEntry(0, 'a', 'n', '1'))).toEqual(['time', 'user', 'verb', 'name', 'value']);
   });
 
@@ -64,8 +64,10 @@ describe('toTable', () => {
     expect(c.rows[0]).toEqual(['1', 'alice', 'first line second', '3', '2024-04-01', '']);
     expect(c.rows[1]![5]).toBe('1');
 
+    // The host is a user id; griffpatch (1882674) was seen as the author of the projects above.
     const s = toTable(studio(3, 'Art'));
-    expect(s.rows[0]).toEqual(['3', 'Art', '1882674', '1,200', '2,500', '2020-06-01']);
+    expect(s.rows[0]).toEqual(['3', 'Art', 'griffpatch', '1,200', '2,500', '2020-06-01']);
+    expect(toTable({ ...studio(4, 'New'), host: 555_000_111 }).rows[0]![2]).toBe('#555000111');
 
     const l = toTable(logEntry(Date.UTC(2024, 4, 1, 13, 5, 9), 'bob', 'score', '120'));
     expect(l.rows[0]).toEqual(['2024-05-01 13:05:09', 'bob', 'set', 'score', '120']);
@@ -96,6 +98,6 @@ describe('toTable', () => {
     expect(() => toTable([project(1, 'x'), studio(2, 'y')])).toThrow(TypeError);
     const empty = toTable([], { kind: 'studio' });
     expect(empty).toMatchObject({ kind: 'studio', total: 0, truncatedRows: 0, rows: [] });
-    expect(renderTable(empty).split('\n').at(-1)).toBe('(no records)');
+    expect(renderTable(empty).split('\n').at(-1)).toBe('no results');
   });
 });

@@ -1,0 +1,104 @@
+/**
+ * Records as flat rows of plain values (`{ id, title, "author.username", "stats.views", … }`), the
+ * form dataframe and charting libraries take, and as CSV. Nested objects become dotted keys,
+ * arrays JSON text; secrets (`project_token`, `token`, …) are left out.
+ */
+import { isSecretKey } from '../redact.js';
+
+/** A value of a flat row. */
+export type FlatValue = string | number | boolean | null;
+/** A flat row: dotted keys to plain values. */
+export type FlatRow = Record<string, FlatValue>;
+
+/** Options of {@link toFlatRows}. */
+export interface FlatRowsOptions {
+  /** Whose list it is: rows whose `author` has no `username` get this one (WIRE.md §10). */
+  owner?: string;
+}
+
+/** Objects nested deeper than this are written as JSON text. */
+const MAX_DEPTH = 6;
+
+function flatten(value: unknown, prefix: string, out: FlatRow, depth: number): void {
+  if (value === null || value === undefined) {
+    out[prefix] = null;
+  } else if (typeof value === 'string' || typeof value === 'boolean') {
+    out[prefix] = value;
+  } else if (typeof value === 'number') {
+    out[prefix] = Number.isFinite(value) ? value : String(value);
+  } else if (typeof value === 'bigint') {
+    out[prefix] = String(value);
+  } else if (value instanceof Date) {
+    out[prefix] = Number.isNaN(value.getTime()) ? null : value.toISOString();
+  } else if (Array.isArray(value) || depth >= MAX_DEPTH) {
+    out[prefix] = jsonText(value);
+  } else if (typeof value === 'object') {
+    for (const [key, item] of Object.entries(value)) {
+      if (isSecretKey(key)) continue;
+      flatten(item, prefix === '' ? key : `${prefix}.${key}`, out, depth + 1);
+    }
+  } else {
+    out[prefix] = String(value);
+  }
+}
+
+function jsonText(value: unknown): string {
+  try {
+    return JSON.stringify(value, (key, item: unknown) => (key !== '' && isSecretKey(key) ? undefined : item));
+  } catch {
+    return '[unserializable]';
+  }
+}
+
+/** One record as a flat row. */
+export function toFlatRow(record: unknown, options: FlatRowsOptions = {}): FlatRow {
+  const out: FlatRow = {};
+  if (record === null || typeof record !== 'object' || Array.isArray(record)) {
+    flatten(record, 'value', out, 0);
+    return out;
+  }
+  const r = record as Record<string, unknown>;
+  const author = r.author as Record<string, unknown> | undefined;
+  if (options.owner && author && typeof author === 'object' && typeof author.username !== 'string') {
+    // Put the name where a full record has it: right after the author's id.
+    const { id, ...rest } = author;
+    flatten({ ...r, author: { id, username: options.owner, ...rest } }, '', out, 0);
+  } else {
+    flatten(r, '', out, 0);
+  }
+  return out;
+}
+
+/** Records as flat rows (see the file's comment). */
+export function toFlatRows(records: readonly unknown[], options: FlatRowsOptions = {}): FlatRow[] {
+  return records.map((record) => toFlatRow(record, options));
+}
+
+const NEEDS_QUOTES = /[",\r\n]/;
+
+function csvField(value: FlatValue | undefined): string {
+  if (value === null || value === undefined) return '';
+  const text = String(value);
+  return NEEDS_QUOTES.test(text) || text !== text.trim() ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+/**
+ * Flat rows as CSV (RFC 4180: a header line, fields quoted when they hold a comma, quote or line
+ * break, lines ended by CRLF). Columns are every key, in the order first seen.
+ */
+export function toCsv(rows: readonly FlatRow[]): string {
+  const keys: string[] = [];
+  const seen = new Set<string>();
+  for (const row of rows) {
+    for (const key of Object.keys(row)) {
+      if (!seen.has(key)) {
+        seen.add(key);
+        keys.push(key);
+      }
+    }
+  }
+  if (keys.length === 0) return '';
+  const lines = [keys.map(csvField).join(',')];
+  for (const row of rows) lines.push(keys.map((key) => csvField(row[key])).join(','));
+  return `${lines.join('\r\n')}\r\n`;
+}
