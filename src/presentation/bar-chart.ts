@@ -104,7 +104,7 @@ export function barChartSpec(bars: readonly Bar[], options: BarChartOptions = {}
           sort: order,
           axis: { labelLimit: (maxLabel + 4) * 7 },
         },
-        x: { field: 'value', type: 'quantitative', title: null },
+        x: { field: 'value', type: 'quantitative', title: null, axis: { format: ',~f' } },
         color: { field: 'series', type: 'nominal', legend: null, scale: { domain: series } },
       },
     },

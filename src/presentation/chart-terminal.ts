@@ -14,7 +14,14 @@ import {
   resampleSteps,
   type TimePoint,
 } from './aggregate.js';
-import { formatCompact, formatCount, formatDuration, formatTimestamp, oneLine } from './format.js';
+import {
+  compactAxisFormat,
+  formatCompact,
+  formatCount,
+  formatDuration,
+  formatTimestamp,
+  oneLine,
+} from './format.js';
 import { padToWidth, textWidth, truncateToWidth } from './text-width.js';
 
 /** Options of {@link renderLogsChart}. */
@@ -53,8 +60,8 @@ const LABEL_WIDTH = 8;
 const MIN_PLOT_ROWS = 2;
 const SERIES_COLORS = ['cyan', 'magenta', 'yellow', 'green', 'blue'] as const;
 
-function axisLabel(n: number): string {
-  let s = formatCompact(n);
+function axisLabel(format: (n: number) => string, n: number): string {
+  let s = format(n);
   if (s.length > LABEL_WIDTH) s = n.toPrecision(2);
   return s.slice(0, LABEL_WIDTH).padStart(LABEL_WIDTH);
 }
@@ -77,13 +84,19 @@ function plotSteps(values: readonly (number | null)[], { rows, chalk, color }: P
   const filled = values.map((v) => v ?? firstValue);
   // Shifting the series to start at 0 makes asciichart draw exactly `rows + 1` lines.
   let min = Number.POSITIVE_INFINITY;
-  for (const v of filled) if (v < min) min = v;
+  let max = Number.NEGATIVE_INFINITY;
+  for (const v of filled) {
+    if (v < min) min = v;
+    if (v > max) max = v;
+  }
   const shifted = filled.map((v) => v - min);
+  // One style for every label of the axis (`59.07k` … `59.65k`): the same unit and decimals.
+  const format = compactAxisFormat(min, max, rows);
   const text = plot(shifted, {
     height: rows,
     offset: 2,
     min: 0,
-    format: (x: number) => axisLabel(x + min),
+    format: (x: number) => axisLabel(format, x + min),
   });
   const lead = LABEL_WIDTH + 1; // label, then the axis column
   return text.split('\n').map((line) => {

@@ -77,68 +77,109 @@ interface ValuesViewOptions {
 const MAX_MARKED_POINTS = 300;
 
 /**
- * One row per variable, each with its own value scale: cloud variables of one project range from
- * flags (0/1) to scores in the millions, which a shared axis would flatten. Cloud variables hold a
- * value until the next set, so the lines are steps. Rows are `{time, name, value, event}`, where
- * `event` is false for points added only to draw the line (window edges).
+ * Number format of value axes: grouped, no trailing zeros (`59,660`, `0.5`, never
+ * `59,660.000000`), decimals as the tick step needs (Vega picks them).
+ */
+export const AXIS_NUMBER_FORMAT = ',~f';
+
+/**
+ * Rows that give a constant series a range around its value, so its axis shows a few round ticks
+ * instead of one tick with six decimals: `value ± 10%` (or ± 1 around 0), drawn invisibly.
+ */
+function paddingRows(values: readonly JsonObject[], names: readonly string[]): JsonObject[] {
+  const pads: JsonObject[] = [];
+  for (const name of names) {
+    let min = Number.POSITIVE_INFINITY;
+    let max = Number.NEGATIVE_INFINITY;
+    let time = 0;
+    for (const row of values) {
+      if (row.name !== name) continue;
+      const v = row.value as number;
+      if (v < min) {
+        min = v;
+        time = row.time as number;
+      }
+      if (v > max) max = v;
+    }
+    if (min !== max || !Number.isFinite(min)) continue;
+    const d = Math.abs(min) / 10 || 1;
+    pads.push({ time, name, value: min - d, event: false, pad: true });
+    pads.push({ time, name, value: min + d, event: false, pad: true });
+  }
+  return pads;
+}
+
+/**
+ * One view per variable, stacked, each with its own value scale and its name as the axis title:
+ * cloud variables of one project range from flags (0/1) to scores in the millions, which a shared
+ * axis would flatten. Cloud variables hold a value until the next set, so the lines are steps.
+ * Rows are `{time, name, value, event}`, where `event` is false for points added only to draw the
+ * line (window edges), and `pad` marks the invisible rows of {@link paddingRows}.
  */
 function valuesView(values: JsonObject[], names: string[], options: ValuesViewOptions): JsonObject {
-  const layer: JsonObject[] = [{ mark: { type: 'line', interpolate: 'step-after' } }];
-  if (values.length <= MAX_MARKED_POINTS) {
-    layer.push({
-      transform: [{ filter: 'datum.event' }],
-      mark: { type: 'point', filled: true, size: 20 },
-      encoding: {
-        tooltip: [
-          { field: 'name', type: 'nominal', title: 'Variable' },
-          {
-            field: 'time',
-            type: 'temporal',
-            title: 'Time (UTC)',
-            timeUnit: 'utcyearmonthdatehoursminutesseconds',
-            format: '%Y-%m-%d %H:%M:%S',
-          },
-          { field: 'value', type: 'quantitative', title: 'Value' },
-        ],
-      },
-    });
+  const data = { values: [...values, ...paddingRows(values, names)] };
+  if (names.length === 0) {
+    return {
+      data,
+      width: options.width,
+      height: 30,
+      mark: { type: 'text', align: 'left', x: 0, y: 15 },
+      encoding: { text: { value: 'no numeric values' } },
+    };
   }
-  return {
-    data: { values },
-    facet: {
-      row: {
-        field: 'name',
-        type: 'nominal',
-        title: null,
-        sort: names,
-        header: {
-          labelAngle: 0,
-          labelOrient: 'top',
-          labelAnchor: 'start',
-          labelFontWeight: 'bold',
-          labelFontSize: 12,
+  const marked = values.length <= MAX_MARKED_POINTS;
+  const views = names.map((name, i): JsonObject => {
+    const layer: JsonObject[] = [
+      { transform: [{ filter: '!datum.pad' }], mark: { type: 'line', interpolate: 'step-after' } },
+      // Invisible, but part of the scale's domain.
+      { transform: [{ filter: 'datum.pad' }], mark: { type: 'point', opacity: 0 } },
+    ];
+    if (marked) {
+      layer.push({
+        transform: [{ filter: 'datum.event' }],
+        mark: { type: 'point', filled: true, size: 20 },
+        encoding: {
+          tooltip: [
+            {
+              field: 'time',
+              type: 'temporal',
+              title: 'Time (UTC)',
+              timeUnit: 'utcyearmonthdatehoursminutesseconds',
+              format: '%Y-%m-%d %H:%M:%S',
+            },
+            { field: 'value', type: 'quantitative', title: name, format: AXIS_NUMBER_FORMAT },
+          ],
         },
-      },
-    },
-    spec: {
+      });
+    }
+    const last = i === names.length - 1;
+    return {
       width: options.width,
       height: options.height,
+      transform: [{ filter: { field: 'name', equal: name } }],
       encoding: {
         x: {
           field: 'time',
           type: 'temporal',
-          title: 'Time (UTC)',
+          // One time title, under the last view.
+          title: last ? 'Time (UTC)' : null,
           scale: options.domain ? { type: 'utc', domain: options.domain } : { type: 'utc' },
           // With a `utc` scale, Vega applies the format in UTC.
           axis: { format: options.timeFormat },
         },
-        y: { field: 'value', type: 'quantitative', title: 'Value', scale: { zero: false } },
+        y: {
+          field: 'value',
+          type: 'quantitative',
+          title: name,
+          scale: { zero: false, nice: true },
+          axis: { format: AXIS_NUMBER_FORMAT, tickCount: Math.max(2, Math.floor(options.height / 25)) },
+        },
         color: { field: 'name', type: 'nominal', legend: null, scale: { domain: names } },
       },
       layer,
-    },
-    resolve: { scale: { y: 'independent' } },
-  };
+    };
+  });
+  return { data, vconcat: views, spacing: 12 };
 }
 
 /**
@@ -178,7 +219,7 @@ export function logsChartSpec(
         mark: 'bar',
         encoding: {
           y: { field: 'user', type: 'nominal', title: 'User', sort: '-x' },
-          x: { field: 'count', type: 'quantitative', title: 'Entries' },
+          x: { field: 'count', type: 'quantitative', title: 'Entries', axis: { format: AXIS_NUMBER_FORMAT } },
           tooltip: [
             { field: 'user', type: 'nominal', title: 'User' },
             { field: 'count', type: 'quantitative', title: 'Entries' },

@@ -47,11 +47,46 @@ export function oneLine(text: string): string {
   return text.replace(CONTROL, ' ').trim();
 }
 
-const compact = new Intl.NumberFormat('en-US', { notation: 'compact', maximumSignificantDigits: 4 });
+const UNITS: ReadonlyArray<readonly [number, string]> = [
+  [1e12, 'T'],
+  [1e9, 'B'],
+  [1e6, 'M'],
+  [1e3, 'k'],
+];
 
-/** A short number for chart axes: `1234567` -> `"1.235M"`, `0.5` -> `"0.5"`. */
+/** The unit a number of this size is written in: `[1000, 'k']` for 7,900. */
+function unitOf(magnitude: number): readonly [number, string] {
+  return UNITS.find(([size]) => magnitude >= size) ?? [1, ''];
+}
+
+const trimZeros = (text: string): string => (text.includes('.') ? text.replace(/\.?0+$/, '') : text);
+
+/** A short number for chart labels: `7900` -> `"7.9k"`, `1234567` -> `"1.23M"`, `0.5` -> `"0.5"`. */
 export function formatCompact(n: number): string {
   if (!Number.isFinite(n)) return String(n);
   if (n !== 0 && Math.abs(n) < 0.001) return n.toExponential(2);
-  return compact.format(n);
+  const [size, suffix] = unitOf(Math.abs(n));
+  const scaled = n / size;
+  const decimals = Math.max(0, 4 - Math.floor(Math.log10(Math.abs(scaled) || 1)) - 1);
+  return trimZeros(scaled.toFixed(Math.min(decimals, 2))) + suffix;
+}
+
+/**
+ * Labels for an axis from `min` to `max` with `steps` intervals, all in one style: the same unit
+ * and the same number of decimals (`59.07k`, `59.13k`, `59.20k`), so labels line up and no two
+ * read alike; zero is `0`.
+ */
+export function compactAxisFormat(min: number, max: number, steps: number): (n: number) => string {
+  const magnitude = Math.max(Math.abs(min), Math.abs(max));
+  const [size, suffix] = unitOf(magnitude);
+  const step = Math.abs(max - min) / Math.max(1, steps) / size;
+  // Rows fall between round numbers: one digit more than the step needs tells them apart.
+  let decimals = step > 0 ? Math.max(0, Math.ceil(-Math.log10(step)) + 1) : 0;
+  if (step === 0 && !Number.isInteger(min / size)) decimals = 2;
+  decimals = Math.min(decimals, 3);
+  return (n) => {
+    if (n === 0) return '0';
+    const text = (n / size).toFixed(decimals);
+    return (/^-0(\.0*)?$/.test(text) ? text.slice(1) : text) + suffix;
+  };
 }

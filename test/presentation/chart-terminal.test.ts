@@ -23,7 +23,7 @@ describe('renderLogsChart', () => {
       [120, 40],
     ] as const) {
       const out = renderLogsChart(log, { width, height });
-      expect(out).toContain('score · 120 entries · last 14.16K');
+      expect(out).toContain('score · 120 entries · last 14.16k');
       expect(out).toContain('level · 40 entries');
       expect(out).toContain('not plotted: greeting (1, text)');
       expect(out).toMatch(/^alice +█+ +80$/m);
@@ -35,7 +35,8 @@ describe('renderLogsChart', () => {
 
   it('labels the value axis with the series range and the time axis with its ends', () => {
     const out = renderLogsChart(log, { width: 80, height: 24 });
-    expect(out).toMatch(/^ +14\.16K┤/m); // 119² = 14,161
+    expect(out).toMatch(/^ +14\.2k┤/m); // 119² = 14,161
+    expect(out).toMatch(/^ +11\.8k┤/m); // every label in one style: the unit and one decimal
     expect(out).toMatch(/^ +0┤/m);
     expect(out).toMatch(/└12:00:00 +12:59:30$/m);
   });

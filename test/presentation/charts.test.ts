@@ -39,7 +39,11 @@ describe('logsChartSpec', () => {
       { time: T0 + 900_000, name: 'players', value: 2, event: true },
       { time: T0 + 3_600_000, name: 'players', value: 3, event: true },
     ]);
-    expect(obj(obj(values!.facet).row).sort).toEqual(['high score', 'players']);
+    // One view per variable, its name as the value axis's title, round grouped ticks.
+    const views = arr(values!.vconcat).map(obj);
+    expect(views.map((v) => obj(obj(v.encoding).y).title)).toEqual(['high score', 'players']);
+    expect(obj(obj(obj(views[0]!.encoding).y).axis).format).toBe(',~f');
+    expect(views.map((v) => obj(v.encoding).x).map((x) => obj(x).title)).toEqual([null, 'Time (UTC)']);
     expect(arr(obj(users!.data).values)).toEqual([
       { user: 'alice', count: 3 },
       { user: 'bob', count: 2 },
@@ -72,14 +76,15 @@ describe('liveChartSpec', () => {
       { time: T0 + 70_000, name: 'x', value: 5, event: true },
       { time: T0 + 75_000, name: 'x', value: 5, event: false },
       { time: T0 + 75_000, name: 'y', value: -1, event: true },
+      // y is constant: invisible rows give its axis a range around the value.
+      { time: T0 + 75_000, name: 'y', value: -1.1, event: false, pad: true },
+      { time: T0 + 75_000, name: 'y', value: -0.9, event: false, pad: true },
     ]);
-    const x = obj(obj(obj(spec.spec).encoding).x);
+    const xOf = (s: JsonObject) => obj(obj(obj(arr(s.vconcat)[0]).encoding).x);
+    const x = xOf(spec);
     expect(obj(x.scale).domain).toEqual([T0 + 45_000, T0 + 75_000]);
     // Default window: 60 s.
-    expect(obj(obj(obj(obj(liveChartSpec(points).spec).encoding).x).scale).domain).toEqual([
-      T0 + 15_000,
-      T0 + 75_000,
-    ]);
+    expect(obj(xOf(liveChartSpec(points)).scale).domain).toEqual([T0 + 15_000, T0 + 75_000]);
   });
 });
 
@@ -91,17 +96,8 @@ describe('renderSvg', () => {
     const svg = await renderSvg(logsChartSpec(smallLog));
     coldMs = performance.now() - t;
     expect(svg.startsWith('<svg')).toBe(true);
-    for (const text of [
-      'Time (UTC)',
-      'Value',
-      'Entries',
-      'User',
-      'high score',
-      'players',
-      'alice',
-      'bob',
-      'carol',
-    ]) {
+    expect(svg).not.toContain('>Value</text>');
+    for (const text of ['Time (UTC)', 'Entries', 'User', 'high score', 'players', 'alice', 'bob', 'carol']) {
       expect(svg, text).toContain(`>${text}</text>`);
     }
     // 24-hour UTC tick labels, whatever the machine's time zone.
