@@ -3,7 +3,7 @@
  * series, side by side, each with its own scale (views run in thousands where loves run in tens,
  * a shared axis would flatten the loves), sharing the rows so a record reads across.
  */
-import type { Project } from '../records.js';
+import type { Project, UserProjectRow } from '../records.js';
 import { formatCount } from './format.js';
 import { truncateToWidth } from './text-width.js';
 import { type JsonObject, VEGA_LITE_SCHEMA, type VegaLiteSpec } from './vega-lite-spec.js';
@@ -120,7 +120,7 @@ export function barChartSpec(bars: readonly Bar[], options: BarChartOptions = {}
  * repeated titles numbered), one series per metric (default views and loves).
  */
 export function projectBars(
-  projects: readonly Project[],
+  projects: readonly (Project | UserProjectRow)[],
   options: Pick<ProjectStatsChartOptions, 'metrics' | 'maxLabelWidth'> = {},
 ): Bar[] {
   const metrics = options.metrics ?? ['views', 'loves'];
@@ -128,18 +128,23 @@ export function projectBars(
   const seen = new Map<string, number>();
   const bars: Bar[] = [];
   for (const p of projects) {
-    const title = truncateToWidth(p.title.replace(/\s+/g, ' ').trim() || `#${p.id}`, maxLabel);
+    const title = truncateToWidth(
+      String(p.title ?? '')
+        .replace(/\s+/g, ' ')
+        .trim() || `#${p.id}`,
+      maxLabel,
+    );
     const n = (seen.get(title) ?? 0) + 1;
     seen.set(title, n);
     const label = n === 1 ? title : `${title} (${n})`;
-    for (const m of metrics) bars.push({ label, series: m, value: p.stats[m] });
+    for (const m of metrics) bars.push({ label, series: m, value: p.stats?.[m] ?? 0 });
   }
   return bars;
 }
 
 /** A bar chart of projects' numbers (see {@link projectBars}), e.g. views and loves side by side. */
 export function projectStatsChartSpec(
-  projects: readonly Project[],
+  projects: readonly (Project | UserProjectRow)[],
   options: ProjectStatsChartOptions = {},
 ): VegaLiteSpec {
   return barChartSpec(projectBars(projects, options), options);

@@ -19,8 +19,10 @@ async function loadRenderer(): Promise<Renderer> {
   metrics?.canvas?.(false);
   return {
     async toSvg(spec) {
-      // Our specs are plain JSON; vega-lite validates them as it compiles.
-      const compiled = vegaLite.compile(spec as unknown as Parameters<typeof vegaLite.compile>[0]);
+      // Our specs are plain JSON; vega-lite validates them as it compiles. A copy is compiled:
+      // vega tags the data rows it is given, and the caller's spec must stay as it was.
+      const copy = JSON.parse(JSON.stringify(spec)) as Parameters<typeof vegaLite.compile>[0];
+      const compiled = vegaLite.compile(copy);
       const view = new vega.View(vega.parse(compiled.spec as Parameters<typeof vega.parse>[0]), {
         renderer: 'none',
       });

@@ -80,9 +80,12 @@ export function compactAxisFormat(min: number, max: number, steps: number): (n: 
   const magnitude = Math.max(Math.abs(min), Math.abs(max));
   const [size, suffix] = unitOf(magnitude);
   const step = Math.abs(max - min) / Math.max(1, steps) / size;
-  // Rows fall between round numbers: one digit more than the step needs tells them apart.
-  let decimals = step > 0 ? Math.max(0, Math.ceil(-Math.log10(step)) + 1) : 0;
-  if (step === 0 && !Number.isInteger(min / size)) decimals = 2;
+  // Rows fall between round numbers: labels are exact to half a row, and scaled ones (`14.2k`,
+  // not `14k`) keep 3 significant digits.
+  const digits = Math.floor(Math.log10(magnitude / size || 1)) + 1;
+  const scaled = size > 1 ? 3 - digits : 0;
+  let decimals = Math.max(scaled, step > 0 ? Math.ceil(-Math.log10(step / 2)) : 0, 0);
+  if (step === 0 && Number.isInteger(min / size)) decimals = 0; // a constant: just its value
   decimals = Math.min(decimals, 3);
   return (n) => {
     if (n === 0) return '0';

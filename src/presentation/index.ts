@@ -30,6 +30,13 @@ export {
   projectStatsChartSpec,
   summarizeBars,
 } from './bar-chart.js';
+export {
+  Chart,
+  type ChartOptions,
+  type ChartTerminal,
+  type PngOptions,
+  VEGA_LITE_MIME,
+} from './chart.js';
 export { renderSvg } from './chart-svg.js';
 export {
   renderLiveChart,
@@ -37,11 +44,29 @@ export {
   type TerminalLiveChartOptions,
   type TerminalLogsChartOptions,
 } from './chart-terminal.js';
-export { type LiveChartOptions, type LogsChartOptions, liveChartSpec, logsChartSpec } from './charts.js';
-export { type Cell, type Column, type ColumnSpec, columnsFor } from './columns.js';
+export {
+  AXIS_NUMBER_FORMAT,
+  type LiveChartOptions,
+  type LogsChartOptions,
+  liveChartSpec,
+  logsChartSpec,
+} from './charts.js';
+export { type Cell, type Column, type ColumnContext, type ColumnSpec, columnsFor } from './columns.js';
 export { isRecordOfKind, type RecordKind, type RecordOfKind, recordKind } from './detect.js';
+export {
+  type FlatRow,
+  type FlatRowsOptions,
+  type FlatValue,
+  toCsv,
+  toFlatRow,
+  toFlatRows,
+} from './flat-rows.js';
+export { compactAxisFormat, formatCompact, formatCount } from './format.js';
+export { knownUsername, learnUsers, rememberUser, userLabel } from './known-users.js';
+export { kListWindow, type ListWindow, listWindowOf, windowNote } from './list-window.js';
 export { type SummarizeLiveOptions, summarizeLive } from './live-summary.js';
 export { type SummarizeLogsOptions, summarizeLogs } from './log-summary.js';
+export { chartOf, isVegaLiteSpec, type PlotData, type PlotOptions } from './plot.js';
 export { escapeHtml, type RenderHtmlOptions, renderHtmlTable } from './render-html.js';
 export {
   type RenderPlainTableOptions,
@@ -50,6 +75,7 @@ export {
   renderTable,
   truncationLine,
 } from './render-terminal.js';
+export { extensionOf, JUPYTER_DISPLAY, REPL_DISPLAY, SavedFile, writeWhole } from './saved-file.js';
 export { DEFAULT_MAX_ROWS, type Table, type TextTable, type ToTableOptions, toTable } from './table.js';
 export { padToWidth, textWidth, truncateToWidth } from './text-width.js';
 export { type ToValueTableOptions, toValueTable } from './value-table.js';

@@ -1,0 +1,70 @@
+/**
+ * `plot(data)` for both front ends: cloud log entries, projects (or a user's project rows), or a
+ * Vega-Lite spec of one's own, made into a {@link Chart}.
+ */
+import type { CloudLogEntry, Project, UserProjectRow } from '../records.js';
+import { type ProjectMetric, projectBars, projectStatsChartSpec, summarizeBars } from './bar-chart.js';
+import { Chart } from './chart.js';
+import { renderLogsChart } from './chart-terminal.js';
+import { type LogsChartOptions, logsChartSpec } from './charts.js';
+import { recordKind } from './detect.js';
+import { summarizeLogs } from './log-summary.js';
+import type { VegaLiteSpec } from './vega-lite-spec.js';
+
+/** Options of {@link chartOf}. */
+export interface PlotOptions extends LogsChartOptions {
+  /** For projects: the numbers drawn, one panel each (default views and loves). */
+  metrics?: readonly ProjectMetric[];
+  /** In a terminal: most variables drawn (default: as many as fit, at least 3). */
+  terminalVariables?: number;
+  /** In a terminal: most users listed (default 5). */
+  terminalUsers?: number;
+}
+
+/** What {@link chartOf} draws. */
+export type PlotData = readonly CloudLogEntry[] | readonly (Project | UserProjectRow)[] | VegaLiteSpec;
+
+const SPEC_KEYS = ['mark', 'layer', 'vconcat', 'hconcat', 'concat', 'facet', 'repeat'];
+
+/** A hand-made Vega-Lite spec: a plain object with a Vega-Lite `$schema` or a view's keys. */
+export function isVegaLiteSpec(value: unknown): value is VegaLiteSpec {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const spec = value as Record<string, unknown>;
+  if (typeof spec.$schema === 'string') return spec.$schema.includes('vega-lite');
+  return SPEC_KEYS.some((key) => key in spec);
+}
+
+/**
+ * The chart of `data`: cloud log entries (values over time and activity per user), projects
+ * (their numbers side by side), or a Vega-Lite spec as it is.
+ * @throws TypeError for anything else
+ */
+export function chartOf(data: unknown, options: PlotOptions = {}): Chart {
+  if (isVegaLiteSpec(data)) return new Chart(data);
+  if (Array.isArray(data)) {
+    const kind = data.length === 0 ? 'logEntry' : recordKind(data);
+    if (kind === 'logEntry') {
+      const entries = data as CloudLogEntry[];
+      return new Chart(logsChartSpec(entries, options), {
+        summary: summarizeLogs(entries),
+        terminal: ({ width, height, color }) =>
+          renderLogsChart(entries, {
+            // One column spare: a line exactly as wide as the terminal makes some terminals wrap.
+            width: Math.max(20, width - 1),
+            height: Math.max(12, height - 4),
+            color,
+            maxVariables: options.terminalVariables,
+            topUsers: options.terminalUsers,
+          }),
+      });
+    }
+    if (kind === 'project') {
+      const projects = data as (Project | UserProjectRow)[];
+      const bars = projectBars(projects, { metrics: options.metrics });
+      return new Chart(projectStatsChartSpec(projects, { metrics: options.metrics, title: options.title }), {
+        summary: summarizeBars(bars),
+      });
+    }
+  }
+  throw new TypeError('plot() draws cloud log entries (cloud.logs()), projects, or a Vega-Lite spec');
+}
