@@ -12,7 +12,7 @@
 import { format } from 'node:util';
 import { recordKind } from 'scratchlab/presentation';
 import { sendDisplay, tableBundle } from './display.js';
-import type { Show } from './helpers.js';
+import { jupyterBundleOf, type Show, shownByPlot } from './helpers.js';
 import type { PendingDisplays } from './pending-displays.js';
 import type { ExecutorConsole } from './tslab.js';
 
@@ -87,6 +87,7 @@ export function createCellOutput(options: CellOutputOptions): CellOutput {
       return;
     }
     if (pending.isTracked(value)) return; // a show()/plot() the cell did not await: it is on its way
+    if (shownByPlot(value)) return; // `await plot(x)`: the chart is already shown in this cell
     if (value instanceof options.pagedList) {
       void options.show(value); // tracked by show: the cell waits for it
       return;
@@ -97,6 +98,12 @@ export function createCellOutput(options: CellOutputOptions): CellOutput {
         sendDisplay(bundle);
         return;
       }
+    }
+    // Values that give their own bundle: charts, an empty record list ("no results"), saved files.
+    const own = jupyterBundleOf(value);
+    if (own) {
+      sendDisplay(own);
+      return;
     }
     console.log(value);
   };

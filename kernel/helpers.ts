@@ -1,29 +1,26 @@
 /**
  * `show` and `plot`, the display helpers cells call (the REPL has the same names). Both accept a
- * value or anything awaitable (a `PagedList`, a promise), send one display bundle to the cell that
- * called them, and return a promise the cell may await; the kernel waits for it either way.
+ * value or anything awaitable (a `PagedList`, a promise) and send one display bundle to the cell
+ * that called them; the kernel waits for it whether or not the cell awaits. `plot` answers the
+ * {@link Chart} (`.save('chart.png')`, `.spec`); `show` answers nothing.
  */
-import type { CloudLogEntry, Project } from 'scratchlab';
+import type { CloudLogEntry, Project, UserProjectRow } from 'scratchlab';
 import {
-  type LogsChartOptions,
-  logsChartSpec,
-  type ProjectMetric,
-  projectBars,
-  projectStatsChartSpec,
+  type Chart,
+  type PlotOptions as ChartPlotOptions,
+  chartOf,
+  JUPYTER_DISPLAY,
   type RecordKind,
-  recordKind,
-  summarizeBars,
-  summarizeLogs,
   type VegaLiteSpec,
 } from 'scratchlab/presentation';
-import { chartBundle, sendDisplay, tableBundle, textBundle } from './display.js';
+import { sendDisplay, tableBundle, textBundle } from './display.js';
 import type { PendingDisplays } from './pending-displays.js';
-import { currentWriter, type MimeBundle } from './tslab.js';
+import { currentWriter, type MimeBundle, type WriteDisplayData } from './tslab.js';
 
 /** What the helpers need from the kernel. */
 export interface HelperContext {
   pending: PendingDisplays;
-  /** The site's base URL, for links in tables. */
+  /** The site's base URL, for links in tables (only the real site's pages are linked). */
   siteUrl(): string | undefined;
 }
 
@@ -36,23 +33,20 @@ export interface ShowOptions {
 }
 
 /** Options of `plot`: those of the logs chart, and which numbers of projects to draw. */
-export interface PlotOptions extends LogsChartOptions {
-  /** For projects: the numbers drawn, one panel each (default views and loves). */
-  metrics?: readonly ProjectMetric[];
-}
+export type PlotOptions = Omit<ChartPlotOptions, 'terminalVariables' | 'terminalUsers'>;
 
 /** What `plot` draws: cloud log entries, projects, or a Vega-Lite spec of your own. */
 export type PlotInput =
   | readonly CloudLogEntry[]
-  | readonly Project[]
+  | readonly (Project | UserProjectRow)[]
   | PromiseLike<readonly CloudLogEntry[]>
-  | PromiseLike<readonly Project[]>
+  | PromiseLike<readonly (Project | UserProjectRow)[]>
   | VegaLiteSpec;
 
 /** `show(value, options?)`. */
 export type Show = (value: unknown, options?: ShowOptions) => Promise<void>;
-/** `plot(data, options?)`. */
-export type Plot = (data: PlotInput, options?: PlotOptions) => Promise<void>;
+/** `plot(data, options?)`: shows the chart in the calling cell and answers it. */
+export type Plot = (data: PlotInput, options?: PlotOptions) => Promise<Chart>;
 
 function isThenable(value: unknown): value is PromiseLike<unknown> {
   return (
@@ -62,14 +56,13 @@ function isThenable(value: unknown): value is PromiseLike<unknown> {
   );
 }
 
-const SPEC_KEYS = ['mark', 'layer', 'vconcat', 'hconcat', 'concat', 'facet', 'repeat'];
-
-/** A hand-made Vega-Lite spec: a plain object with a Vega-Lite `$schema` or a view's keys. */
-function isVegaLiteSpec(value: unknown): value is VegaLiteSpec {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
-  const spec = value as Record<string, unknown>;
-  if (typeof spec.$schema === 'string') return spec.$schema.includes('vega-lite');
-  return SPEC_KEYS.some((key) => key in spec);
+/** A value that gives its own MIME bundle (the convention tslab and Deno share). */
+export function jupyterBundleOf(value: unknown): MimeBundle | null {
+  if (typeof value !== 'object' || value === null) return null;
+  const method = (value as { [JUPYTER_DISPLAY]?: unknown })[JUPYTER_DISPLAY];
+  if (typeof method !== 'function') return null;
+  const bundle: unknown = method.call(value);
+  return typeof bundle === 'object' && bundle !== null ? (bundle as MimeBundle) : null;
 }
 
 /** What `show` displays: a table of records or of objects, else the value as text. */
@@ -79,7 +72,9 @@ export function valueBundle(
   options: ShowOptions = {},
 ): MimeBundle {
   const table = tableBundle(value, { siteUrl, rows: options.rows, kind: options.kind, anyValue: true });
-  return table ?? textBundle(value);
+  if (table) return table;
+  // An empty record list says "no results"; a chart shows itself.
+  return jupyterBundleOf(value) ?? textBundle(value);
 }
 
 /**
@@ -98,34 +93,30 @@ export function createShow(context: HelperContext): Show {
   };
 }
 
-/** The chart bundle of `data`, or a TypeError naming what `plot` accepts. */
+/** The chart bundle of `data` (Vega-Lite, SVG, text), or a TypeError naming what `plot` accepts. */
 export async function plotBundle(data: unknown, options: PlotOptions = {}): Promise<MimeBundle> {
-  if (isVegaLiteSpec(data)) {
-    const title = typeof data.title === 'string' ? data.title : 'Vega-Lite chart';
-    return chartBundle(data, title);
-  }
-  if (Array.isArray(data)) {
-    const kind = data.length === 0 ? 'logEntry' : recordKind(data);
-    if (kind === 'logEntry') {
-      const entries = data as CloudLogEntry[];
-      return chartBundle(logsChartSpec(entries, options), summarizeLogs(entries));
-    }
-    if (kind === 'project') {
-      const projects = data as Project[];
-      const spec = projectStatsChartSpec(projects, { metrics: options.metrics, title: options.title });
-      return chartBundle(spec, summarizeBars(projectBars(projects, { metrics: options.metrics })));
-    }
-  }
-  throw new TypeError('plot() draws cloud log entries (cloud.logs()), projects, or a Vega-Lite spec');
+  const chart = await chartOf(data, options).ready();
+  return chart[JUPYTER_DISPLAY]();
 }
 
-/** Creates `plot`: one bundle of Vega-Lite spec, SVG and text summary. */
+/** The cell each chart of `plot` was shown in: shown again only as another cell's value. */
+const shownIn = new WeakMap<object, WriteDisplayData>();
+
+/** Whether `value` is a chart `plot` already showed in the cell running now (so its value shows nothing). */
+export function shownByPlot(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && shownIn.get(value) === currentWriter();
+}
+
+/** Creates `plot`: shows one bundle of Vega-Lite spec, SVG and text summary, and answers the chart. */
 export function createPlot(context: HelperContext): Plot {
   return (data, options = {}) => {
     const writer = currentWriter() ?? undefined;
     const work = (async () => {
       const resolved: unknown = isThenable(data) ? await data : data;
-      sendDisplay(await plotBundle(resolved, options), { writer });
+      const chart = await chartOf(resolved, options).ready();
+      sendDisplay(chart[JUPYTER_DISPLAY](), { writer });
+      if (writer) shownIn.set(chart, writer);
+      return chart;
     })();
     return context.pending.track(work);
   };

@@ -8,7 +8,14 @@
  * Updates go out with whichever cell is running then; a notebook keeps a cell waiting (e.g.
  * `await sleep(5000); await handle.stop()`) while the chart should move.
  */
-import { type LivePoint, liveChartSpec, parseCloudNumber, summarizeLive } from 'scratchlab/presentation';
+import {
+  Chart,
+  type LivePoint,
+  liveChartSpec,
+  parseCloudNumber,
+  type SavedFile,
+  summarizeLive,
+} from 'scratchlab/presentation';
 import { chartBundle, newDisplayId, sendDisplay, textBundle, updateDisplay } from './display.js';
 import type { PendingDisplays } from './pending-displays.js';
 
@@ -21,12 +28,17 @@ export interface LiveSetEvent {
   value: string;
 }
 
-/** What `live` listens to: a `Cloud` (or anything emitting its `set` events). */
+/**
+ * What `live` listens to: a `Cloud` (or anything emitting its `set` events). Its `sent` events
+ * (a `Cloud`'s own sets, which servers never echo) are recorded too.
+ */
 export interface LiveSource {
-  on(event: 'set', listener: (event: LiveSetEvent) => void): unknown;
-  off(event: 'set', listener: (event: LiveSetEvent) => void): unknown;
+  on(event: 'set' | 'sent', listener: (event: LiveSetEvent) => void): unknown;
+  off(event: 'set' | 'sent', listener: (event: LiveSetEvent) => void): unknown;
   /** Called once, so that a cloud connection that is not open yet starts receiving. */
   connect?(): unknown;
+  /** The values held now, by name (a `Cloud` has it): the chart starts from them. */
+  getAllVars?(): Record<string, string>;
 }
 
 /** Options of `live`. */
@@ -43,6 +55,10 @@ export interface LiveOptions {
 export interface LiveHandle {
   /** Stops listening and draws the final chart. */
   stop(): Promise<void>;
+  /** The chart of the values seen so far (the last `window` seconds). */
+  chart(): Chart;
+  /** Writes that chart to `file` (`.svg`, `.png`, `.html` or `.json`). */
+  save(file: string): Promise<SavedFile>;
   /** Every numeric value seen so far, oldest first (non-numeric values are skipped). */
   readonly data: readonly LivePoint[];
 }
@@ -107,26 +123,50 @@ export function createLive(context: { pending: PendingDisplays }): Live {
       data.push({ time: Date.now(), name: event.name, value });
       schedule();
     };
+    // Starts each variable not seen yet from the value the cloud holds now (a second `live` of a
+    // connected cloud gets no initial values from the server).
+    const seed = () => {
+      if (stopped || typeof cloud.getAllVars !== 'function') return;
+      const seen = new Set(data.map((p) => p.name));
+      const now = Date.now();
+      for (const [name, text] of Object.entries(cloud.getAllVars())) {
+        const value = parseCloudNumber(String(text));
+        if (seen.has(name) || value === null || (wanted && !wanted.has(name))) continue;
+        data.push({ time: now, name, value });
+      }
+      schedule();
+    };
 
     // The output is created now, in the calling cell; the first chart replaces the placeholder,
     // and the calling cell waits for that first chart (not for later ones).
     sendDisplay(textBundle(summarizeLive(data, { window })), { displayId });
     cloud.on('set', listener);
+    cloud.on('sent', listener);
+    seed();
     if (typeof cloud.connect === 'function') {
       // The cell waits until the connection is open (a failure is reported with the cell).
-      context.pending.track(Promise.resolve(cloud.connect()));
+      context.pending.track(Promise.resolve(cloud.connect()).then(seed));
     }
     schedule();
     context.pending.track(firstDraw);
 
     let stopping: Promise<void> | undefined;
+    const chart = () => {
+      const now = Date.now();
+      return new Chart(liveChartSpec(data, { window, now, title: options.title }), {
+        summary: summarizeLive(data, { window, now }),
+      });
+    };
     return {
       data,
+      chart,
+      save: (file) => chart().save(file),
       stop() {
         stopping ??= context.pending.track(
           (async () => {
             stopped = true;
             cloud.off('set', listener);
+            cloud.off('sent', listener);
             await loop;
             await render(true);
           })(),

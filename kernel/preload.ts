@@ -29,21 +29,24 @@ const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
 const SDK = "import('scratchlab')";
 const PRESENTATION = "import('scratchlab/presentation')";
 const SHOW_TYPE = `(value: unknown, options?: { rows?: number; kind?: ${PRESENTATION}.RecordKind }) => Promise<void>`;
+const PROJECTS = `(${SDK}.Project | ${SDK}.UserProjectRow)[]`;
 const PLOT_INPUT = [
   `readonly ${SDK}.CloudLogEntry[]`,
-  `readonly ${SDK}.Project[]`,
+  `readonly ${PROJECTS}`,
   `PromiseLike<readonly ${SDK}.CloudLogEntry[]>`,
-  `PromiseLike<readonly ${SDK}.Project[]>`,
+  `PromiseLike<readonly ${PROJECTS}>`,
   `${PRESENTATION}.VegaLiteSpec`,
 ].join(' | ');
 const PLOT_OPTIONS = `${PRESENTATION}.LogsChartOptions & { metrics?: readonly ${PRESENTATION}.ProjectMetric[] }`;
-const PLOT_TYPE = `(data: ${PLOT_INPUT}, options?: ${PLOT_OPTIONS}) => Promise<void>`;
+const PLOT_TYPE = `(data: ${PLOT_INPUT}, options?: ${PLOT_OPTIONS}) => Promise<${PRESENTATION}.Chart>`;
 const LIVE_SOURCE =
-  "{ on(event: 'set', listener: (event: { name: string; value: string }) => void): unknown;" +
-  " off(event: 'set', listener: (event: { name: string; value: string }) => void): unknown;" +
-  ' connect?(): unknown }';
+  "{ on(event: 'set' | 'sent', listener: (event: { name: string; value: string }) => void): unknown;" +
+  " off(event: 'set' | 'sent', listener: (event: { name: string; value: string }) => void): unknown;" +
+  ' connect?(): unknown; getAllVars?(): Record<string, string> }';
 const LIVE_OPTIONS = '{ variables?: readonly string[]; window?: number; title?: string }';
-const LIVE_HANDLE = `{ stop(): Promise<void>; readonly data: readonly ${PRESENTATION}.LivePoint[] }`;
+const LIVE_HANDLE =
+  `{ stop(): Promise<void>; chart(): ${PRESENTATION}.Chart; save(file: string): Promise<${PRESENTATION}.SavedFile>;` +
+  ` readonly data: readonly ${PRESENTATION}.LivePoint[] }`;
 const LIVE_TYPE = `(cloud: ${LIVE_SOURCE}, options?: ${LIVE_OPTIONS}) => ${LIVE_HANDLE}`;
 
 /** The preload's TypeScript source. */

@@ -14,8 +14,14 @@ export interface DisplayContext {
   readonly color: boolean;
 }
 
-/** The method of a value that draws itself as REPL output. */
-export const kDisplay: unique symbol = Symbol.for('scratchlab.repl.display');
+import type { REPL_DISPLAY } from 'scratchlab/presentation';
+
+/**
+ * The method of a value that draws itself as REPL output (`Symbol.for('scratchlab.repl.display')`,
+ * the presentation layer's, so the SDK's charts and record lists draw themselves too). Not
+ * imported from it: this file loads before the presentation layer does.
+ */
+export const kDisplay: typeof REPL_DISPLAY = Symbol.for('scratchlab.repl.display') as typeof REPL_DISPLAY;
 
 /** A value that draws itself as REPL output. */
 export interface Displayable {

@@ -1,21 +1,25 @@
 /**
- * `live(cloud)`: cloud `set` events drawn as a chart above the prompt, redrawn in place (at most a
- * few times a second) until Ctrl-C or `.stop()`; the prompt stays usable meanwhile.
+ * `live(cloud)`: cloud values drawn as a chart above the prompt, redrawn in place (at most a few
+ * times a second) until Ctrl-C or `.stop()`; the prompt stays usable meanwhile. It starts from the
+ * values the cloud already holds, and records others' sets (`set`) and this client's own (`sent`:
+ * servers never echo them back).
  *
- * The cloud is typed by what is used (`on('set')`/`off('set')`, optionally `connect()`), so any
- * emitter of `{ name, value }` events works, a `Cloud` of the SDK included.
+ * The cloud is typed by what is used (`on`/`off`, optionally `connect()` and `getAllVars()`), so
+ * any emitter of `{ name, value }` events works, a `Cloud` of the SDK included.
  */
 import { Chalk } from 'chalk';
 import {
+  Chart,
   type LivePoint,
   liveChartSpec,
   parseCloudNumber,
   renderLiveChart,
+  type SavedFile,
+  summarizeLive,
   truncateToWidth,
 } from 'scratchlab/presentation';
 import type { Activity } from './activity.js';
-import { type DisplayContext, kDisplay } from './display.js';
-import { type SavedChart, saveSvg } from './plot.js';
+import { awaitedByRepl, type DisplayContext, kDisplay } from './display.js';
 import { type PromptHost, PromptRegion } from './prompt-region.js';
 
 /** A `set` event: a variable's new value. */
@@ -24,12 +28,17 @@ export interface LiveSetEvent {
   value: string | number;
 }
 
-/** Anything that emits `set` events, e.g. `session.cloud(id)`. */
+/**
+ * Anything that emits `set` events, e.g. `session.cloud(id)`; `sent` events (a `Cloud`'s own sets)
+ * are recorded too.
+ */
 export interface LiveSource {
-  on(event: 'set', listener: (event: LiveSetEvent) => void): unknown;
-  off(event: 'set', listener: (event: LiveSetEvent) => void): unknown;
+  on(event: 'set' | 'sent', listener: (event: LiveSetEvent) => void): unknown;
+  off(event: 'set' | 'sent', listener: (event: LiveSetEvent) => void): unknown;
   /** Called once if present, so listening is enough to start receiving events. */
   connect?(): Promise<unknown>;
+  /** The values held now, by name (a `Cloud` has it): the chart starts from them. */
+  getAllVars?(): Record<string, string>;
 }
 
 /** Options of `live`. */
@@ -38,7 +47,7 @@ export interface LiveOptions {
   variables?: readonly string[];
   /** Seconds of history shown (default 60). */
   window?: number;
-  /** Lines the chart takes (default 14, less on a small terminal). */
+  /** Lines the chart takes (default: 4 per variable and 2, at most half the terminal). */
   height?: number;
 }
 
@@ -97,14 +106,33 @@ export class LiveChart {
     this.#only = options.variables ? new Set(options.variables.map(bareName)) : null;
     this.#region = new PromptRegion(host);
     source.on('set', this.#listener);
+    source.on('sent', this.#listener);
     host.activity.on('idle', this.#onIdle);
     this.#ticker = setInterval(() => this.#request(), TICK_MS).unref();
     running.add(this);
+    this.#seed();
     if (typeof source.connect === 'function') {
-      source.connect().catch((error: unknown) => {
-        this.#problem = `cannot connect: ${error instanceof Error ? error.message : String(error)}`;
-        this.#request();
-      });
+      source.connect().then(
+        () => this.#seed(),
+        (error: unknown) => {
+          this.#problem = `cannot connect: ${error instanceof Error ? error.message : String(error)}`;
+          this.#request();
+        },
+      );
+    }
+    this.#request();
+  }
+
+  /** Starts each variable not seen yet from the value the cloud holds now. */
+  #seed(): void {
+    if (!this.#running || typeof this.#source.getAllVars !== 'function') return;
+    const seen = new Set(this.data.map((p) => p.name));
+    const now = Date.now();
+    for (const [name, value] of Object.entries(this.#source.getAllVars())) {
+      const bare = bareName(name);
+      if (seen.has(bare) || (this.#only && !this.#only.has(bare))) continue;
+      const number = parseCloudNumber(String(value));
+      if (number !== null) this.data.push({ time: now, name: bare, value: number });
     }
     this.#request();
   }
@@ -120,6 +148,7 @@ export class LiveChart {
     this.#running = false;
     running.delete(this);
     this.#source.off('set', this.#listener);
+    this.#source.off('sent', this.#listener);
     this.#host.activity.off('idle', this.#onIdle);
     clearInterval(this.#ticker);
     clearTimeout(this.#timer);
@@ -129,16 +158,27 @@ export class LiveChart {
     return this;
   }
 
-  /** Writes the chart of the points seen as an SVG file. */
-  save(file: string): Promise<SavedChart> {
-    return saveSvg(file, liveChartSpec(this.data, { window: this.#window }));
+  /** The chart of the points seen so far (the last `window` seconds), to keep or show. */
+  chart(): Chart {
+    const now = Date.now();
+    return new Chart(liveChartSpec(this.data, { window: this.#window, now }), {
+      summary: summarizeLive(this.data, { window: this.#window, now }),
+    });
+  }
+
+  /** Writes the chart of the points seen so far to `file` (`.svg`, `.png`, `.html` or `.json`). */
+  save(file: string): Promise<SavedFile> {
+    return awaitedByRepl(this.chart().save(file));
   }
 
   /** The chart as text. */
   render(context: DisplayContext, now = Date.now()): string {
     const chalk = new Chalk({ level: context.color ? 1 : 0 });
     const width = Math.max(20, context.width - 1);
-    const height = this.#height ?? Math.max(6, Math.min(14, context.height - 6));
+    // Every variable gets a plot of its own (4 lines) while half the terminal allows.
+    const variables = new Set(this.data.map((p) => p.name)).size;
+    const height =
+      this.#height ?? Math.max(6, Math.min(2 + 4 * Math.max(1, variables), Math.floor(context.height / 2)));
     const chart = renderLiveChart(this.data, {
       width,
       height: height - 1,

@@ -1,125 +1,65 @@
 /**
- * `plot(logs)`: a cloud log drawn in the terminal (each variable's value over time, activity per
- * user), and `.save('file.svg')` for the same chart as SVG. The drawing itself is the shared
- * presentation layer's; this file only fits it to the terminal and writes the file.
+ * `plot(data)`: cloud log entries, projects or a Vega-Lite spec as a {@link Chart}, drawn in the
+ * terminal when it is an input's value (each variable's value over time, activity per user), and
+ * kept with `.save('chart.png' | '.svg' | '.html' | '.json')`. The chart itself is the shared
+ * presentation layer's, the same one notebooks get.
  */
-import { writeFile } from 'node:fs/promises';
-import { resolve } from 'node:path';
-import type { CloudLogEntry } from 'scratchlab';
-import {
-  type LogsChartOptions,
-  logsChartSpec,
-  recordKind,
-  renderLogsChart,
-  renderSvg,
-} from 'scratchlab/presentation';
-import { awaitedByRepl, type DisplayContext, kDisplay } from './display.js';
+import type { CloudLogEntry, Project, UserProjectRow } from 'scratchlab';
+import { type Chart, chartOf, type VegaLiteSpec } from 'scratchlab/presentation';
+import { awaitedByRepl } from './display.js';
 
 /** Options of `plot`. */
 export interface PlotOptions {
   /** Lines the terminal drawing may take (default: the terminal's height less 4, at most 30). */
   height?: number;
-  /** Most variables plotted (default 3 in the terminal, 10 in the SVG). */
+  /** Most variables plotted (default 3 in the terminal, 10 in saved files). */
   maxVariables?: number;
-  /** Most users listed (default 5 in the terminal, 15 in the SVG). */
+  /** Most users listed (default 5 in the terminal, 15 in saved files). */
   topUsers?: number;
-  /** Title of the SVG chart. */
+  /** Title of the chart. */
   title?: string;
+  /** For projects: the numbers drawn, one panel each (default views and loves). */
+  metrics?: readonly ('views' | 'loves' | 'favorites' | 'remixes')[];
 }
 
-/** A written chart file. */
-export class SavedChart {
-  /** Absolute path of the file. */
-  readonly path: string;
-  /** Its size in bytes. */
-  readonly bytes: number;
+/** What `plot` draws. */
+export type PlotInput = readonly CloudLogEntry[] | readonly (Project | UserProjectRow)[] | VegaLiteSpec;
 
-  constructor(path: string, bytes: number) {
-    this.path = path;
-    this.bytes = bytes;
-  }
-
-  [kDisplay](): string {
-    return `saved ${this.path} (${(this.bytes / 1024).toFixed(1)} kB SVG)`;
-  }
-}
-
-/** Renders a Vega-Lite spec to SVG and writes it to `file` (relative to the working directory). */
-export function saveSvg(file: string, spec: Parameters<typeof renderSvg>[0]): Promise<SavedChart> {
-  if (typeof file !== 'string' || file === '')
-    throw new TypeError('save(file) needs a file name, e.g. "chart.svg"');
-  const path = resolve(file);
-  return awaitedByRepl(
-    renderSvg(spec).then(async (svg) => {
-      await writeFile(path, svg);
-      return new SavedChart(path, Buffer.byteLength(svg));
-    }),
-  );
-}
-
-/** A cloud log's chart: shown when it is an input's value, saved as SVG with `save`. */
-export class LogsPlot {
-  /** The log entries drawn. */
-  readonly entries: readonly CloudLogEntry[];
-  readonly #options: PlotOptions;
-
-  constructor(entries: readonly CloudLogEntry[], options: PlotOptions = {}) {
-    this.entries = entries;
-    this.#options = options;
-  }
-
-  /** The terminal drawing. */
-  render(context: DisplayContext): string {
-    const height = this.#options.height ?? Math.max(12, Math.min(30, context.height - 4));
-    return renderLogsChart(this.entries, {
-      // One column spare: a line exactly as wide as the terminal makes some terminals wrap.
-      width: Math.max(20, context.width - 1),
-      height,
-      color: context.color,
-      maxVariables: this.#options.maxVariables,
-      topUsers: this.#options.topUsers,
-    });
-  }
-
-  /** Writes the chart as an SVG file (Vega-Lite, rendered by vega) and answers where. */
-  save(file: string, options: LogsChartOptions = {}): Promise<SavedChart> {
-    const { title, maxVariables, topUsers } = this.#options;
-    return saveSvg(file, logsChartSpec(this.entries, { title, maxVariables, topUsers, ...options }));
-  }
-
-  [kDisplay](context: DisplayContext): string {
-    return this.render(context);
-  }
-
-  /** The drawing without colours, 80 columns wide. */
-  toString(): string {
-    return this.render({ width: 81, height: 28, color: false });
-  }
-}
-
-function checkEntries(entries: unknown): readonly CloudLogEntry[] {
-  if (Array.isArray(entries) && (entries.length === 0 || recordKind(entries) === 'logEntry')) {
-    return entries as CloudLogEntry[];
-  }
-  throw new TypeError(
-    'plot(logs) takes cloud log entries ({ user, verb, name, value, timestamp }), e.g. plot(await cloud.logs())',
-  );
+function chart(data: unknown, options: PlotOptions): Chart {
+  const { height, maxVariables, topUsers, title, metrics } = options;
+  return chartOf(data, {
+    title,
+    metrics,
+    maxVariables,
+    topUsers,
+    terminalHeight: height,
+    terminalVariables: maxVariables,
+    terminalUsers: topUsers,
+  });
 }
 
 /**
- * Draws cloud log entries. Given a list still to read (`cloud.logs()`), answers a promise the
- * REPL awaits.
+ * Draws `data`. Given a list still to read (`cloud.logs()`), answers a promise the REPL awaits.
+ * The chart's `save(file)` answers a promise the REPL awaits too.
  */
-export function plot(logs: readonly CloudLogEntry[], options?: PlotOptions): LogsPlot;
-export function plot(logs: PromiseLike<readonly CloudLogEntry[]>, options?: PlotOptions): Promise<LogsPlot>;
+export function plot(data: PlotInput, options?: PlotOptions): Chart;
+export function plot(data: PromiseLike<PlotInput>, options?: PlotOptions): Promise<Chart>;
 export function plot(
-  logs: readonly CloudLogEntry[] | PromiseLike<readonly CloudLogEntry[]>,
+  data: PlotInput | PromiseLike<PlotInput>,
   options: PlotOptions = {},
-): LogsPlot | Promise<LogsPlot> {
-  if (logs !== null && typeof logs === 'object' && 'then' in logs && typeof logs.then === 'function') {
-    return awaitedByRepl(
-      Promise.resolve(logs).then((entries) => new LogsPlot(checkEntries(entries), options)),
-    );
+): Chart | Promise<Chart> {
+  if (data !== null && typeof data === 'object' && 'then' in data && typeof data.then === 'function') {
+    return awaitedByRepl(Promise.resolve(data).then((resolved) => withAwaitedSave(chart(resolved, options))));
   }
-  return new LogsPlot(checkEntries(logs), options);
+  return withAwaitedSave(chart(data, options));
+}
+
+/** `save` answers a promise the REPL awaits when it is an input's value (`plot(x).save(f)`). */
+function withAwaitedSave(made: Chart): Chart {
+  const save = made.save.bind(made);
+  Object.defineProperty(made, 'save', {
+    value: (file: string) => awaitedByRepl(save(file)),
+    enumerable: false,
+  });
+  return made;
 }

@@ -77,8 +77,9 @@ export function createToolkit(host: ToolkitHost): Toolkit {
       live: createLive(host),
       withProgress,
     },
+    // Plain promises too: `list.save('x.csv')` and `chart.save('x.png')` answer one.
     awaitsItself: (value): value is PromiseLike<unknown> =>
-      value instanceof sdk.PagedList || isAwaitedByRepl(value),
+      value instanceof sdk.PagedList || value instanceof Promise || isAwaitedByRepl(value),
     afterInput: finishProgressBars,
     stopLive: stopLiveCharts,
   };

@@ -50,7 +50,10 @@ export interface TerminalLiveChartOptions {
   now?: number;
   /** Whether to use ANSI colours (default false). */
   color?: boolean;
-  /** Most variables plotted, those that changed most in the window (default 3). */
+  /**
+   * Most variables plotted, those that changed most in the window (default: as many as fit);
+   * the others are listed with their values.
+   */
   maxVariables?: number;
 }
 
@@ -250,8 +253,11 @@ export function renderLiveChart(
 
   const series = liveWindow(points, start, end, Math.max(DEFAULT_MAX_POINTS, width));
   if (series.length === 0) return clip(`${header}: no values`);
-  const wanted = Math.min(options.maxVariables ?? 3, series.length);
-  const { count, rows } = sharePlots(height - 2 - (series.length > wanted ? 1 : 0), wanted);
+  const wanted = Math.min(options.maxVariables ?? series.length, series.length);
+  // Plots get at least MIN_PLOT_ROWS each; the variables that do not fit are listed in one line.
+  const budget = height - 2;
+  let { count, rows } = sharePlots(budget, wanted);
+  if (count < series.length) ({ count, rows } = sharePlots(budget - 1, wanted));
   const out = [chalk.bold(clip(header))];
   const columns = width - LABEL_WIDTH - 1;
   series.slice(0, count).forEach((s, i) => {
@@ -270,6 +276,11 @@ export function renderLiveChart(
     );
   });
   out.push(timeAxis(`-${formatDuration(end - start)}`, 'now', width, chalk));
-  if (series.length > count) out.push(chalk.dim(clip(`+${series.length - count} more variables`)));
+  if (series.length > count) {
+    const rest = series
+      .slice(count)
+      .map((s) => `${oneLine(s.name)} ${formatCompact(s.points.at(-1)!.value)}`);
+    out.push(chalk.dim(clip(`also ${rest.join(', ')}`)));
+  }
   return out.join('\n');
 }

@@ -19,6 +19,8 @@ export interface PlotOptions extends LogsChartOptions {
   terminalVariables?: number;
   /** In a terminal: most users listed (default 5). */
   terminalUsers?: number;
+  /** In a terminal: lines the drawing may take (default: the terminal's height less 4, 12 to 30). */
+  terminalHeight?: number;
 }
 
 /** What {@link chartOf} draws. */
@@ -40,6 +42,7 @@ export function isVegaLiteSpec(value: unknown): value is VegaLiteSpec {
  * @throws TypeError for anything else
  */
 export function chartOf(data: unknown, options: PlotOptions = {}): Chart {
+  if (options === null || typeof options !== 'object') throw new TypeError('plot options must be an object');
   if (isVegaLiteSpec(data)) return new Chart(data);
   if (Array.isArray(data)) {
     const kind = data.length === 0 ? 'logEntry' : recordKind(data);
@@ -51,7 +54,7 @@ export function chartOf(data: unknown, options: PlotOptions = {}): Chart {
           renderLogsChart(entries, {
             // One column spare: a line exactly as wide as the terminal makes some terminals wrap.
             width: Math.max(20, width - 1),
-            height: Math.max(12, height - 4),
+            height: options.terminalHeight ?? Math.max(12, Math.min(30, height - 4)),
             color,
             maxVariables: options.terminalVariables,
             topUsers: options.terminalUsers,

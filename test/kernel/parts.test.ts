@@ -120,7 +120,9 @@ describe('display bundles', () => {
     );
     expect(rows['text/html']).toContain('1 of 2 rows');
     expect(valueBundle('plain words', undefined)).toEqual({ 'text/plain': 'plain words' });
-    expect(valueBundle([], undefined, { kind: 'project' })['text/html']).toContain('0 projects');
+    expect(valueBundle([], undefined, { kind: 'project' })['text/html']).toContain(
+      '<caption>no results</caption>',
+    );
   });
 
   it('sends a chart as Vega-Lite (v5 type and schema), SVG and text', async () => {

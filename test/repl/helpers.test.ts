@@ -1,7 +1,8 @@
 import { PagedList } from 'scratchlab';
+import { Chart } from 'scratchlab/presentation';
 import { describe, expect, it } from 'vitest';
 import { isAwaitedByRepl, kDisplay, OutputNotes } from '../../repl/display.js';
-import { LogsPlot, plot } from '../../repl/plot.js';
+import { plot } from '../../repl/plot.js';
 import { createShow } from '../../repl/show.js';
 import { logEntry, user } from '../presentation/records.js';
 
@@ -12,7 +13,7 @@ const entries = Array.from({ length: 20 }, (_, i) =>
 describe('plot', () => {
   it('draws log entries for the terminal', () => {
     const chart = plot(entries);
-    expect(chart).toBeInstanceOf(LogsPlot);
+    expect(chart).toBeInstanceOf(Chart);
     const text = chart[kDisplay]({ width: 80, height: 30, color: false });
     expect(text).toContain('20 cloud log entries');
     expect(text).toContain('Activity per user (2)');
@@ -23,8 +24,11 @@ describe('plot', () => {
   it('awaits a list still to be read, and says what it takes', async () => {
     const pending = plot(Promise.resolve(entries));
     expect(isAwaitedByRepl(pending)).toBe(true);
-    expect((await pending).entries).toHaveLength(20);
-    expect(() => plot([{ a: 1 }] as never)).toThrow(/plot\(await cloud\.logs\(\)\)/);
+    expect((await pending).summary).toContain('20 cloud log entries');
+    expect(() => plot([{ a: 1 }] as never)).toThrow(/plot\(\) draws cloud log entries/);
+    const refused = plot(entries).save('chart.gif');
+    expect(isAwaitedByRepl(refused)).toBe(true);
+    await expect(refused).rejects.toThrow(/writes \.svg, \.png, \.html or \.json/);
     expect(() => plot('x' as never)).toThrow(TypeError);
     expect(plot([]).render({ width: 80, height: 20, color: false })).toBe('Cloud log: no entries');
   });
@@ -62,7 +66,7 @@ describe('show', () => {
     );
     expect(out[0]).toContain('… 8 more rows (10 total)');
     show([], { kind: 'project' });
-    expect(out[1]).toContain('(no records)');
+    expect(out[1]).toContain('no results');
   });
 
   it('awaits a list first; the REPL awaits the call', async () => {
