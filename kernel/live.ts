@@ -124,11 +124,12 @@ export function createLive(context: { pending: PendingDisplays }): Live {
       schedule();
     };
     // Starts each variable not seen yet from the value the cloud holds now (a second `live` of a
-    // connected cloud gets no initial values from the server).
+    // connected cloud gets no initial values from the server). When it was set is not known: the
+    // point goes at the window's start, so the line spans the chart and it is not a change.
     const seed = () => {
       if (stopped || typeof cloud.getAllVars !== 'function') return;
       const seen = new Set(data.map((p) => p.name));
-      const now = Date.now();
+      const now = Date.now() - window * 1000;
       for (const [name, text] of Object.entries(cloud.getAllVars())) {
         const value = parseCloudNumber(String(text));
         if (seen.has(name) || value === null || (wanted && !wanted.has(name))) continue;

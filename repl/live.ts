@@ -47,7 +47,7 @@ export interface LiveOptions {
   variables?: readonly string[];
   /** Seconds of history shown (default 60). */
   window?: number;
-  /** Lines the chart takes (default: 4 per variable and 2, at most half the terminal). */
+  /** Lines the chart takes (default: 4 per variable and 3, at most 60% of the terminal). */
   height?: number;
 }
 
@@ -123,11 +123,15 @@ export class LiveChart {
     this.#request();
   }
 
-  /** Starts each variable not seen yet from the value the cloud holds now. */
+  /**
+   * Starts each variable not seen yet from the value the cloud holds now. When it was set is not
+   * known: the point is put at the window's start, so the line spans the chart and the value does
+   * not count as a change.
+   */
   #seed(): void {
     if (!this.#running || typeof this.#source.getAllVars !== 'function') return;
     const seen = new Set(this.data.map((p) => p.name));
-    const now = Date.now();
+    const now = Date.now() - this.#window * 1000;
     for (const [name, value] of Object.entries(this.#source.getAllVars())) {
       const bare = bareName(name);
       if (seen.has(bare) || (this.#only && !this.#only.has(bare))) continue;
@@ -175,10 +179,10 @@ export class LiveChart {
   render(context: DisplayContext, now = Date.now()): string {
     const chalk = new Chalk({ level: context.color ? 1 : 0 });
     const width = Math.max(20, context.width - 1);
-    // Every variable gets a plot of its own (4 lines) while half the terminal allows.
+    // Every variable gets a plot of its own (4 lines) while 60% of the terminal allows.
     const variables = new Set(this.data.map((p) => p.name)).size;
     const height =
-      this.#height ?? Math.max(6, Math.min(2 + 4 * Math.max(1, variables), Math.floor(context.height / 2)));
+      this.#height ?? Math.max(6, Math.min(3 + 4 * Math.max(1, variables), Math.floor(context.height * 0.6)));
     const chart = renderLiveChart(this.data, {
       width,
       height: height - 1,

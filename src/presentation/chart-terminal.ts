@@ -264,7 +264,9 @@ export function renderLiveChart(
     const last: TimePoint = s.points[s.points.length - 1]!;
     out.push(
       chalk.bold(
-        clip(`${oneLine(s.name)} · ${formatCount(s.changes)} changes · now ${formatCompact(last.value)}`),
+        clip(
+          `${oneLine(s.name)} · ${formatCount(s.changes)} ${s.changes === 1 ? 'change' : 'changes'} · now ${formatCompact(last.value)}`,
+        ),
       ),
     );
     out.push(
