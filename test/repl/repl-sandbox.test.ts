@@ -48,7 +48,8 @@ describe('scratchlab repl --sandbox', () => {
 
   it('says how many rows were cut, and fits the table to the terminal', async () => {
     const out = await repl.run('session.users.followers(sandbox.samples.popularUser, { limit: 100 })');
-    expect(out).toContain('… 60 more rows (100 total)');
+    // A window of a longer list says so (issue 12 §3), not "60 more rows (100 total)".
+    expect(out).toContain('40 shown of the first 100 — .all() fetches all');
     for (const line of out.split('\n')) expect(line.length).toBeLessThanOrEqual(repl.screen.cols);
   });
 
@@ -142,7 +143,7 @@ describe('scratchlab repl --sandbox', () => {
       expect.stringMatching(/^🎮 game\s+12$/),
     ]);
     const records = await repl.run('show(session.users.followers(sandbox.samples.popularUser), { rows: 3 })');
-    expect(records).toContain('… 37 more rows (40 total)');
+    expect(records).toContain('3 shown of the first 40 — .all() fetches all');
   });
 
   it('imports modules, `scratchlab` itself included', async () => {
