@@ -86,8 +86,10 @@ describe.skipIf(!hasJupyter)('the kernel under Jupyter', () => {
     expect(displays(c[1]!)).toHaveLength(1);
     expect(Object.keys(displays(c[1]!)[0]!.data!).sort()).toEqual(['text/html', 'text/plain']);
     expect(text(displays(c[1]!)[0]!.data!['text/html'] as string)).toContain('demo_scratcher');
-    // A PagedList value is awaited: its first page as a table.
-    expect(text(displays(c[2]!)[0]!.data!['text/html'] as string)).toMatch(/40 users/);
+    // A PagedList value is awaited: its first page as a table, which says it is a window.
+    expect(text(displays(c[2]!)[0]!.data!['text/html'] as string)).toMatch(
+      /users: first 40 — \.all\(\) fetches all/,
+    );
     // show() in the middle of a cell.
     expect(displays(c[3]!)).toHaveLength(1);
     expect(streams(c[3]!, 'stdout')).toContain('after show');
