@@ -5,11 +5,8 @@
  * when it is only a window of the list (`first 40 — .all() fetches all`) or empty (`no results`).
  */
 import { assertJsonDepth } from './json.js';
-import { recordKind } from './presentation/detect.js';
 import { type FlatRow, toCsv, toFlatRows } from './presentation/flat-rows.js';
 import { kListWindow, type ListWindow } from './presentation/list-window.js';
-import { renderHtmlTable } from './presentation/render-html.js';
-import { renderTable } from './presentation/render-terminal.js';
 import {
   extensionOf,
   JUPYTER_DISPLAY,
@@ -17,15 +14,32 @@ import {
   type SavedFile,
   writeWhole,
 } from './presentation/saved-file.js';
-import { type TextTable, toTable } from './presentation/table.js';
-import { toValueTable } from './presentation/value-table.js';
 import { redactJson } from './redact.js';
 
 /** Terminal facts the REPL hands to a value that draws itself. */
-interface TerminalContext {
+export interface TerminalContext {
   width: number;
   height: number;
   color: boolean;
+}
+
+/** How lists show themselves; set by the presentation layer (`presentation/list-display.ts`). */
+export interface ListDisplay {
+  terminal(rows: readonly unknown[], context: TerminalContext): string;
+  notebook(rows: readonly unknown[]): Record<string, string>;
+}
+
+/** The tables live in the presentation layer, loaded by the front ends, not by the SDK alone. */
+let display: ListDisplay | undefined;
+
+/** Installs how lists show themselves (the presentation layer does, on import). */
+export function setListDisplay(renderers: ListDisplay): void {
+  display = renderers;
+}
+
+/** Without the presentation layer loaded, a list shows as a count. */
+function countOf(rows: readonly unknown[]): string {
+  return rows.length === 0 ? 'no results' : `${rows.length} ${rows.length === 1 ? 'row' : 'rows'}`;
 }
 
 /** Rows of a list read with `await`, and what is known about the list around them. */
@@ -86,24 +100,13 @@ export class RecordList<T> extends Array<T> {
     return Promise.reject(new TypeError(`save() writes .csv or .json, not "${file}"`));
   }
 
-  /** The table shown for these rows, or `null` when they are empty or not objects. */
-  #table(): TextTable | null {
-    if (this.length === 0) return null;
-    if (recordKind(this) !== null) return toTable(this);
-    const table = toValueTable(this);
-    return table ? { ...table, window: this.#window } : null;
-  }
-
-  /** The REPL shows the rows as a table fitted to the terminal. */
+  /** The REPL shows the rows as a table fitted to the terminal (`no results` when empty). */
   [REPL_DISPLAY](context: TerminalContext): string {
-    const table = this.#table();
-    return table ? renderTable(table, { width: context.width, color: context.color }) : 'no results';
+    return display ? display.terminal(this, context) : countOf(this);
   }
 
-  /** Notebooks show the rows as an HTML table with a plain-text twin. */
+  /** Notebooks show the rows as an HTML table with a plain-text twin (`no results` when empty). */
   [JUPYTER_DISPLAY](): Record<string, string> {
-    const table = this.#table();
-    if (!table) return { 'text/plain': 'no results' };
-    return { 'text/html': renderHtmlTable(table), 'text/plain': renderTable(table, { width: 120 }) };
+    return display ? display.notebook(this) : { 'text/plain': countOf(this) };
   }
 }

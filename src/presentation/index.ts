@@ -3,7 +3,10 @@
  * text, HTML, plain text) and cloud logs as charts (Vega-Lite, SVG, terminal plots, summaries).
  *
  * Importing it is cheap: vega and vega-lite load only when {@link renderSvg} is first called.
+ * Importing it also teaches the SDK's record lists to show themselves as tables.
  */
+import './list-display.js';
+
 export {
   type AggregateOptions,
   aggregateLogs,
