@@ -65,16 +65,20 @@ export function jupyterBundleOf(value: unknown): MimeBundle | null {
   return typeof bundle === 'object' && bundle !== null ? (bundle as MimeBundle) : null;
 }
 
-/** What `show` displays: a table of records or of objects, else the value as text. */
+/**
+ * What `show` displays: a table of records (with links on the real site), else a value's own bundle
+ * (a chart, an empty list's "no results"), else a table of objects, else the value as text.
+ */
 export function valueBundle(
   value: unknown,
   siteUrl: string | undefined,
   options: ShowOptions = {},
 ): MimeBundle {
-  const table = tableBundle(value, { siteUrl, rows: options.rows, kind: options.kind, anyValue: true });
-  if (table) return table;
-  // An empty record list says "no results"; a chart shows itself.
-  return jupyterBundleOf(value) ?? textBundle(value);
+  const records = tableBundle(value, { siteUrl, rows: options.rows, kind: options.kind });
+  if (records) return records;
+  const own = jupyterBundleOf(value);
+  if (own) return own;
+  return tableBundle(value, { siteUrl, rows: options.rows, anyValue: true }) ?? textBundle(value);
 }
 
 /**

@@ -12,7 +12,7 @@ import {
   toTable,
   toValueTable,
 } from 'scratchlab/presentation';
-import { awaitedByRepl, type OutputNotes } from './display.js';
+import { awaitedByRepl, isDisplayable, kDisplay, type OutputNotes } from './display.js';
 import type { WriterOptions } from './writer.js';
 
 /** Options of `show`. */
@@ -40,9 +40,13 @@ function tableOf(value: unknown, options: ShowOptions): TextTable | null {
 
 /** `value` as `show` prints it: a table when it is one, else inspected. */
 export function showText(value: unknown, options: ShowOptions, target: WriterOptions): string {
+  const { width, height } = target.size();
+  // A value that draws itself (a chart, an empty list) does, unless rows or a kind were asked for.
+  if (isDisplayable(value) && options.rows === undefined && options.kind === undefined)
+    return value[kDisplay]({ width, height, color: target.color });
   const table = tableOf(value, options);
   return table
-    ? renderTable(table, { width: target.size().width, color: target.color })
+    ? renderTable(table, { width, color: target.color })
     : inspect(value, { colors: target.color });
 }
 
