@@ -3,9 +3,12 @@
  * series, side by side, each with its own scale (views run in thousands where loves run in tens,
  * a shared axis would flatten the loves), sharing the rows so a record reads across.
  */
+
+import { Chalk } from 'chalk';
 import type { Project, UserProjectRow } from '../records.js';
-import { formatCount } from './format.js';
-import { truncateToWidth } from './text-width.js';
+import { bar } from './chart-terminal.js';
+import { formatCompact, formatCount, oneLine } from './format.js';
+import { padToWidth, textWidth, truncateToWidth } from './text-width.js';
 import { type JsonObject, VEGA_LITE_SCHEMA, type VegaLiteSpec } from './vega-lite-spec.js';
 
 /** One bar: which row (`label`), which panel (`series`), how long (`value`). */
@@ -163,4 +166,58 @@ export function summarizeBars(
   );
   if (rows.size > order.length) lines.push(`+${formatCount(rows.size - order.length)} more`);
   return lines.join('\n');
+}
+
+/** Options of {@link renderBarChart}. */
+export interface TerminalBarChartOptions {
+  /** Columns available (default 80); no line is wider. */
+  width?: number;
+  /** Most rows drawn (default 20). */
+  maxRows?: number;
+  /** Row order, as in {@link barChartSpec}. */
+  order?: 'largest' | 'given';
+  /** Whether to use ANSI colours (default false). */
+  color?: boolean;
+  /** A title line (default none). */
+  title?: string;
+}
+
+/**
+ * Bars for a terminal: one row per label, one panel per series side by side, each panel scaled to
+ * its own largest value (as in the Vega-Lite chart), the number after each bar.
+ */
+export function renderBarChart(bars: readonly Bar[], options: TerminalBarChartOptions = {}): string {
+  const width = Math.max(30, Math.floor(options.width ?? 80));
+  const chalk = new Chalk({ level: options.color ? 1 : 0 });
+  const { series, rows, order } = tabulate(bars, options.maxRows ?? 20, options.order);
+  if (order.length === 0) return 'Bar chart: no data';
+  const labelWidth = Math.min(24, Math.max(...order.map((l) => textWidth(oneLine(l)))));
+  const valueText = (v: number) => formatCompact(v);
+  const numberWidth = series.map((s) =>
+    Math.max(textWidth(s), ...order.map((l) => valueText(rows.get(l)!.get(s) ?? 0).length)),
+  );
+  const room = width - labelWidth - series.length * 3 - numberWidth.reduce((a, b) => a + b, 0);
+  const barWidth = Math.max(1, Math.floor(room / series.length));
+  const max = series.map((s) => Math.max(0, ...order.map((l) => rows.get(l)!.get(s) ?? 0)));
+  const out: string[] = [];
+  if (options.title) out.push(chalk.bold(truncateToWidth(oneLine(options.title), width)));
+  out.push(
+    chalk.bold(
+      truncateToWidth(
+        ' '.repeat(labelWidth) +
+          series.map((s, i) => `  ${padToWidth(s, barWidth + 1 + numberWidth[i]!)}`).join(' '),
+        width,
+      ),
+    ),
+  );
+  for (const label of order) {
+    const cells = series.map((s, i) => {
+      const v = rows.get(label)!.get(s) ?? 0;
+      const drawn = padToWidth(bar(v, max[i]!, barWidth), barWidth);
+      return `  ${chalk.cyan(drawn)} ${valueText(v).padStart(numberWidth[i]!)}`;
+    });
+    out.push(`${padToWidth(oneLine(label), labelWidth)}${cells.join(' ')}`);
+  }
+  if (rows.size > order.length) out.push(chalk.dim(`+${formatCount(rows.size - order.length)} more`));
+  return out.join('\n');
 }

@@ -122,8 +122,9 @@ function sharePlots(lines: number, wanted: number): { count: number; rows: numbe
 
 const EIGHTHS = ['', '▏', '▎', '▍', '▌', '▋', '▊', '▉'];
 
-function bar(value: number, max: number, width: number): string {
-  if (max <= 0 || width <= 0) return '';
+/** A horizontal bar of `value` out of `max` in `width` columns, to an eighth of a column. */
+export function bar(value: number, max: number, width: number): string {
+  if (max <= 0 || width <= 0 || !(value > 0)) return '';
   const eighths = Math.max(1, Math.round((value / max) * width * 8));
   return '█'.repeat(Math.floor(eighths / 8)) + EIGHTHS[eighths % 8];
 }

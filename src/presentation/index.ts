@@ -31,7 +31,9 @@ export {
   type ProjectStatsChartOptions,
   projectBars,
   projectStatsChartSpec,
+  renderBarChart,
   summarizeBars,
+  type TerminalBarChartOptions,
 } from './bar-chart.js';
 export {
   Chart,
@@ -69,7 +71,7 @@ export { knownUsername, learnUsers, rememberUser, userLabel } from './known-user
 export { kListWindow, type ListWindow, listWindowOf, windowNote } from './list-window.js';
 export { type SummarizeLiveOptions, summarizeLive } from './live-summary.js';
 export { type SummarizeLogsOptions, summarizeLogs } from './log-summary.js';
-export { chartOf, isVegaLiteSpec, type PlotData, type PlotOptions } from './plot.js';
+export { barChart, chartOf, isVegaLiteSpec, type PlotData, type PlotOptions } from './plot.js';
 export { escapeHtml, type RenderHtmlOptions, renderHtmlTable } from './render-html.js';
 export {
   type RenderPlainTableOptions,

@@ -3,7 +3,15 @@
  * Vega-Lite spec of one's own, made into a {@link Chart}.
  */
 import type { CloudLogEntry, Project, UserProjectRow } from '../records.js';
-import { type ProjectMetric, projectBars, projectStatsChartSpec, summarizeBars } from './bar-chart.js';
+import {
+  type Bar,
+  barChartSpec,
+  type ProjectMetric,
+  projectBars,
+  projectStatsChartSpec,
+  renderBarChart,
+  summarizeBars,
+} from './bar-chart.js';
 import { Chart } from './chart.js';
 import { renderLogsChart } from './chart-terminal.js';
 import { type LogsChartOptions, logsChartSpec } from './charts.js';
@@ -21,6 +29,15 @@ export interface PlotOptions extends LogsChartOptions {
   terminalUsers?: number;
   /** In a terminal: lines the drawing may take (default: the terminal's height less 4, 12 to 30). */
   terminalHeight?: number;
+}
+
+/** A bar chart of {@link Bar}s (see `barChartSpec`) with its terminal drawing and summary. */
+export function barChart(bars: readonly Bar[], options: Parameters<typeof barChartSpec>[1] = {}): Chart {
+  return new Chart(barChartSpec(bars, options), {
+    summary: summarizeBars(bars, options),
+    terminal: ({ width, color }) =>
+      renderBarChart(bars, { ...options, width: width - 1, color, title: options.title }),
+  });
 }
 
 /** What {@link chartOf} draws. */
@@ -66,6 +83,8 @@ export function chartOf(data: unknown, options: PlotOptions = {}): Chart {
       const bars = projectBars(projects, { metrics: options.metrics });
       return new Chart(projectStatsChartSpec(projects, { metrics: options.metrics, title: options.title }), {
         summary: summarizeBars(bars),
+        terminal: ({ width, color }) =>
+          renderBarChart(bars, { width: width - 1, color, title: options.title }),
       });
     }
   }

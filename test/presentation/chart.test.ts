@@ -87,9 +87,17 @@ describe('Chart', () => {
   });
 
   it('draws projects and hand-made specs, and refuses anything else', () => {
-    const bars = chartOf([project(1, 'A', 'x', { views: 10, loves: 2 })]);
-    expect(bars.summary).toBe('A: views 10, loves 2');
-    expect(String(bars)).toBe('A: views 10, loves 2');
+    const bars = chartOf([
+      project(1, 'Paper Minecraft', 'x', { views: 59_660, loves: 7_912 }),
+      project(2, 'Tiny', 'x', { views: 5, loves: 0 }),
+    ]);
+    expect(bars.summary).toBe('Paper Minecraft: views 59,660, loves 7,912\nTiny: views 5, loves 0');
+    // In the terminal: a panel per number, each scaled to its own largest value.
+    const drawn = bars.render({ width: 80, height: 24, color: false }).split('\n');
+    expect(drawn[0]).toMatch(/^ +views +loves/);
+    expect(drawn[1]).toMatch(/^Paper Minecraft +█+ 59\.66k +█+ 7\.91k$/);
+    expect(drawn[2]).toMatch(/^Tiny +▏? +5 +0$/);
+    for (const line of drawn) expect(line.length).toBeLessThanOrEqual(79);
     const own = chartOf({ mark: 'point', data: { values: [] } });
     expect(own.summary).toBe('Chart');
     expect(() => chartOf([{ a: 1 }])).toThrow(/plot\(\) draws/);
