@@ -50,6 +50,11 @@ export interface Column<R> extends ColumnSpec {
   format?(value: Cell): string;
   /** A site-relative link for the cell (e.g. `/users/alice/`), used by the HTML renderer. */
   href?(record: R, context: ColumnContext): string | null;
+  /**
+   * A flag column left out of a table of several records that all share one value (every row of
+   * a search is public): it would say nothing.
+   */
+  readonly dropIfUniform?: boolean;
 }
 
 const userPath = (username: string): string => `/users/${encodeURIComponent(username)}/`;
@@ -94,7 +99,13 @@ const COLUMNS: Columns = {
     { key: 'country', header: 'country', priority: 60, maxWidth: 20, get: (u) => cell(u.profile?.country) },
     { key: 'joined', header: 'joined', minWidth: 10, priority: 40, get: (u) => joined(u.history?.joined) },
     { key: 'status', header: 'status', priority: 20, maxWidth: 30, get: (u) => cell(u.profile?.status) },
-    { key: 'scratchteam', header: 'scratchteam', priority: 10, get: (u) => cell(u.scratchteam) },
+    {
+      key: 'scratchteam',
+      header: 'scratchteam',
+      priority: 10,
+      dropIfUniform: true,
+      get: (u) => cell(u.scratchteam),
+    },
   ],
   project: [
     {
@@ -156,7 +167,7 @@ const COLUMNS: Columns = {
     },
     // `null` while unshared: shown as an empty cell.
     { key: 'shared', header: 'shared', minWidth: 10, priority: 50, get: (p) => date(p.history?.shared) },
-    { key: 'public', header: 'public', priority: 20, get: (p) => cell(p.public) },
+    { key: 'public', header: 'public', priority: 20, dropIfUniform: true, get: (p) => cell(p.public) },
   ],
   studio: [
     {

@@ -67,10 +67,14 @@ export function toTable(records: unknown, options: ToTableOptions = {}): Table {
   const maxRows = Math.max(0, Math.floor(options.maxRows ?? DEFAULT_MAX_ROWS));
   // The record type is erased here: `kind` was either detected from the shape or vouched for by
   // the caller, so each column reads the record it was written for.
-  const columns = columnsFor(kind) as ReadonlyArray<Column<RecordOfKind[RecordKind]>>;
   const shown = list.slice(0, maxRows) as RecordOfKind[RecordKind][];
   const window = options.window ?? listWindowOf(records);
   const context: ColumnContext = { owner: window?.owner };
+  const all = columnsFor(kind) as ReadonlyArray<Column<RecordOfKind[RecordKind]>>;
+  const columns =
+    shown.length < 2
+      ? all
+      : all.filter((c) => !c.dropIfUniform || new Set(shown.map((r) => c.get(r, context))).size > 1);
   for (const r of shown) learnUsers(r);
   const rows = shown.map((r) => columns.map((c) => oneLine((c.format ?? defaultFormat)(c.get(r, context)))));
   const links = shown.map((r) => columns.map((c) => c.href?.(r, context) ?? null));

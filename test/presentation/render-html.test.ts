@@ -27,7 +27,7 @@ describe('renderHtmlTable', () => {
     expect(html).toContain('var(--jp-ui-font-color1,inherit)');
     expect(html).toContain('var(--jp-border-color2,rgba(128,128,128,.3))');
     expect(html).toMatch(/<caption>2 projects<\/caption>/);
-    expect(html.match(/<th>/g)).toHaveLength(9);
+    expect(html.match(/<th>/g)).toHaveLength(8); // both public: no `public` column
     expect(html.match(/<tr>/g)).toHaveLength(3);
     // Numbers are right-aligned by a column rule (views is the 4th column).
     const id = /class="sl-table (sl-t\w+)"/.exec(html)![1]!;
