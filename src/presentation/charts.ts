@@ -179,7 +179,8 @@ function valuesView(values: JsonObject[], names: string[], options: ValuesViewOp
       layer,
     };
   });
-  return { data, vconcat: views, spacing: 12 };
+  // One time axis for all (a change reads across the views); each its own value scale.
+  return { data, vconcat: views, spacing: 12, resolve: { scale: { x: 'shared', y: 'independent' } } };
 }
 
 /**
