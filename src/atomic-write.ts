@@ -7,20 +7,20 @@ import { open, rename, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 
 /**
- * Writes `text` to a fresh temporary file next to `path` (random name, opened with O_EXCL, so
+ * Writes `data` (text is written as UTF-8) to a fresh temporary file next to `path` (random name, opened with O_EXCL, so
  * an existing file or symlink there makes it fail instead of being followed), syncs it, and
  * renames it over `path` (which replaces a symlink at `path` rather than writing through it).
  * With `mode`, the file gets exactly those bits whatever the umask; without, `0666 & ~umask`.
  * The caller syncs the folder afterwards if the rename itself must survive a power loss.
  */
-export async function writeFileAtomic(path: string, text: string, mode?: number): Promise<void> {
+export async function writeFileAtomic(path: string, data: string | Uint8Array, mode?: number): Promise<void> {
   const temp = join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
   const handle = await open(temp, 'wx', mode ?? 0o666);
   try {
     try {
       // open() applies the umask; the asked-for bits are put back exactly.
       if (mode !== undefined) await handle.chmod(mode);
-      await handle.writeFile(text, 'utf8');
+      await handle.writeFile(data);
       await handle.sync();
     } finally {
       await handle.close();

@@ -2,9 +2,8 @@
  * Files written by `save(path)` (charts, record lists): written whole or not at all (a temporary
  * file renamed into place), and answered as a small value that shows where it went.
  */
-import { randomBytes } from 'node:crypto';
-import { rename, rm, writeFile } from 'node:fs/promises';
 import { extname, resolve } from 'node:path';
+import { writeFileAtomic } from '../atomic-write.js';
 import { formatCount } from './format.js';
 
 /** `Symbol.for` key of the REPL's "draw yourself" method (see repl/display.ts). */
@@ -50,8 +49,8 @@ export function extensionOf(file: unknown, example: string): string {
 }
 
 /**
- * Writes `data` to `file` (relative to the working directory) whole or not at all: into a
- * temporary file beside it, then renamed over it.
+ * Writes `data` to `file` (relative to the working directory) whole or not at all
+ * ({@link writeFileAtomic}: a fresh temporary file beside it, renamed over it).
  */
 export async function writeWhole(
   file: string,
@@ -59,14 +58,7 @@ export async function writeWhole(
   format: string,
 ): Promise<SavedFile> {
   const path = resolve(file);
-  const temporary = `${path}.${randomBytes(6).toString('hex')}.tmp`;
-  try {
-    await writeFile(temporary, data);
-    await rename(temporary, path);
-  } catch (error) {
-    await rm(temporary, { force: true });
-    throw error;
-  }
+  await writeFileAtomic(path, data);
   const bytes = typeof data === 'string' ? Buffer.byteLength(data) : data.byteLength;
   return new SavedFile(path, bytes, format);
 }
