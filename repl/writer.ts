@@ -29,7 +29,7 @@ export type Writer = (value: unknown) => string;
 export function formatApiError(error: ApiError, color: boolean): string {
   const chalk = new Chalk({ level: color ? 1 : 0 });
   const status =
-    error.status === 0
+    error.status === undefined
       ? 'no answer'
       : `${error.status}${STATUS_CODES[error.status] ? ` ${STATUS_CODES[error.status]}` : ''}`;
   // The URL is already redacted by ApiError; the reason is the service's text.

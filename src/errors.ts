@@ -1,47 +1,60 @@
-import { redactJson, redactUrl } from './redact.js';
+import { redactJson, redactSecrets, redactUrl } from './redact.js';
 
 /** What an {@link ApiError} knows about the failed request. */
 export interface ApiErrorInit {
-  /** HTTP status, or 0 when no answer came (network failure, timeout). */
-  status: number;
+  /** HTTP status, or `undefined` when no answer came (network failure, timeout). */
+  status: number | undefined;
   url: string;
   method: string;
-  /** The parsed answer (JSON when it was JSON, else text), secrets removed. */
+  /** The parsed answer (JSON when it was JSON, else text). Secrets are removed by the error. */
   body?: unknown;
   /** The service's reason, as readable text. */
   reason?: string;
+  /** The size limit that stopped reading the answer, when one did. */
+  limit?: 'maxResponseBytes' | 'maxDownloadBytes';
+  /**
+   * Secret values (session id, CSRF token, X-Token, project tokens, a password) to remove from
+   * the message, reason, URL and body wherever they appear, raw or percent-encoded.
+   */
+  secrets?: Iterable<string | null | undefined>;
   cause?: unknown;
 }
 
 /**
  * A failure of the platform: a non-2xx answer, or a request that got no answer.
  *
- * The message reads `GET https://… → 404 Not Found: reason`. URLs and bodies are stored with
- * secrets (tokens, session ids) removed, so an `ApiError` is safe to print or log.
+ * The message reads `GET https://… → 404: reason`. URLs, reasons and bodies are stored with
+ * secrets removed (by key, and every secret value the session knows wherever it appears), so an
+ * `ApiError` is safe to print or log.
  */
 export class ApiError extends Error {
   override readonly name = 'ApiError';
-  /** HTTP status; 0 when the request never got an answer. */
-  readonly status: number;
-  /** The URL of the request (secret query parameters redacted). */
+  /** HTTP status; `undefined` when the request never got an answer. */
+  readonly status: number | undefined;
+  /** The URL of the request (secrets redacted). */
   readonly url: string;
   /** The HTTP method. */
   readonly method: string;
-  /** The answer's body, parsed as JSON when possible (secrets redacted). */
+  /** The answer's body, parsed as JSON when possible (secrets redacted, at most 64 KiB of text). */
   readonly body: unknown;
-  /** The service's reason (e.g. the login's `msg`), or `''`. */
+  /** The service's reason (e.g. the login's `msg`), or `''` (secrets redacted). */
   readonly reason: string;
+  /** Set when the answer was cut because it passed `maxResponseBytes` or `maxDownloadBytes`. */
+  readonly limit: 'maxResponseBytes' | 'maxDownloadBytes' | undefined;
 
   constructor(init: ApiErrorInit) {
-    const url = redactUrl(init.url);
-    const what = init.status === 0 ? 'no answer' : `${init.status}`;
-    const reason = init.reason ?? '';
+    const secrets = [...(init.secrets ?? [])];
+    const url = redactSecrets(redactUrl(init.url), secrets) as string;
+    const status = typeof init.status === 'number' && init.status > 0 ? init.status : undefined;
+    const what = status === undefined ? 'no answer' : `${status}`;
+    const reason = redactSecrets(init.reason ?? '', secrets) as string;
     super(`${init.method} ${url} → ${what}${reason ? `: ${reason}` : ''}`, { cause: init.cause });
-    this.status = init.status;
+    this.status = status;
     this.url = url;
     this.method = init.method;
-    this.body = redactJson(init.body);
+    this.body = redactSecrets(redactJson(init.body), secrets);
     this.reason = reason;
+    this.limit = init.limit;
   }
 
   /** True for 404: the resource does not exist or is not visible to you. */

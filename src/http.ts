@@ -2,38 +2,31 @@
  * The small HTTP core under every resource group: undici with keep-alive, one tough-cookie jar
  * for all hosts, timeouts, and retries with jittered backoff for reads.
  */
+import { constants as bufferConstants } from 'node:buffer';
 import { inspect } from 'node:util';
 import { CookieJar } from 'tough-cookie';
+import { BodyLimitError } from './body-limit.js';
+import { type CookieJarLike, toCookieJar } from './cookies.js';
 import { ApiError, reasonOf } from './errors.js';
-import { tryParseJson } from './json.js';
-import { redactPairs, redactText } from './redact.js';
+import { JsonDepthError, MAX_JSON_DEPTH, parseJson, stringifyJson } from './json.js';
+import { redactPairs } from './redact.js';
 import { sleep } from './timers.js';
+import {
+  type FetchLike,
+  type FetchResponse,
+  fetchTransport,
+  type Transport,
+  undiciTransport,
+} from './transport.js';
 import { assertInteger } from './validate.js';
 
-/** The parts of a fetch answer the client reads (undici's and the global `Response` both fit). */
-export interface FetchResponse {
-  readonly status: number;
-  readonly statusText: string;
-  readonly headers: { get(name: string): string | null; getSetCookie?(): string[] };
-  arrayBuffer(): Promise<ArrayBuffer>;
-  text(): Promise<string>;
-}
-
-/** What the client passes to `fetch`. */
-export interface FetchInit {
-  method: string;
-  headers: Record<string, string>;
-  body?: string | Uint8Array;
-  signal?: AbortSignal;
-  redirect: 'manual';
-}
-
-/** A `fetch`-compatible function: undici's by default; pass your own to add logging or a proxy. */
-export type FetchLike = (url: string, init: FetchInit) => Promise<FetchResponse>;
+export type { FetchInit, FetchLike, FetchResponse } from './transport.js';
 
 export interface HttpOptions {
+  /** A `fetch`-compatible function instead of the built-in transport (its decoder is its own). */
   fetch?: FetchLike;
-  jar?: CookieJar;
+  /** A tough-cookie `CookieJar` (from the ESM or the CommonJS build). */
+  jar?: CookieJarLike;
   userAgent?: string;
   /** Milliseconds before a request is abandoned (default 30 000). */
   timeout?: number;
@@ -41,6 +34,10 @@ export interface HttpOptions {
   retries?: number;
   /** Upper bound for one backoff wait in milliseconds, `Retry-After` included (default 30 000). */
   maxRetryDelay?: number;
+  /** Cap on the decoded size of an API answer, in bytes (default 16 MiB). */
+  maxResponseBytes?: number;
+  /** Cap on the decoded size of a project body or asset download, in bytes (default 256 MiB). */
+  maxDownloadBytes?: number;
 }
 
 /** One request. `query` values that are `undefined` are left out. */
@@ -56,27 +53,25 @@ export interface RequestOptions {
   retry?: boolean;
   /** Accept a 3xx answer to a write as success (the site's logout redirects). Default false. */
   acceptRedirect?: boolean;
+  /** Read the answer under `maxDownloadBytes` (project bodies, assets) instead of `maxResponseBytes`. */
+  download?: boolean;
+  /** More secrets to scrub from an error of this request (e.g. the password of a login). */
+  secrets?: readonly string[];
 }
 
 export const DEFAULT_USER_AGENT = 'scratchlab/0.1 (+https://www.npmjs.com/package/scratchlab)';
+/** Default cap on an API answer: the largest real ones (lists of 40 rows) are far below. */
+export const DEFAULT_MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
+/** Default cap on a download: the platform refuses assets and bodies far smaller than this. */
+export const DEFAULT_MAX_DOWNLOAD_BYTES = 256 * 1024 * 1024;
+/** The part of an error's body kept on the {@link ApiError}. */
+export const MAX_ERROR_BODY_CHARS = 64 * 1024;
+/** Secrets remembered at most (project tokens seen in answers); the oldest go first. */
+const MAX_REMEMBERED_SECRETS = 256;
 const RETRY_BASE_MS = 300;
 const MAX_REDIRECTS = 5;
 /** Headers that carry credentials: never sent on to another origin by a redirect. */
 const CREDENTIAL_HEADERS = ['x-token', 'x-csrftoken', 'authorization', 'cookie'];
-
-/**
- * The default fetch: undici with one shared keep-alive pool per process, as undici recommends.
- * undici is loaded on the first request, not at import: it is the heaviest module of the SDK and
- * start-up time matters in the REPL and the kernel.
- */
-let undici: Promise<{ fetch: FetchLike }> | undefined;
-function defaultFetch(): FetchLike {
-  undici ??= import('undici').then(({ Agent, fetch }) => {
-    const dispatcher = new Agent({ keepAliveTimeout: 10_000, keepAliveMaxTimeout: 60_000 });
-    return { fetch: (url, init) => fetch(url, { ...init, dispatcher }) };
-  });
-  return async (url, init) => (await undici!).fetch(url, init);
-}
 
 /** Parses `Retry-After` (seconds or an HTTP date) into milliseconds. */
 export function retryAfterMs(header: string | null, now = Date.now()): number | undefined {
@@ -107,16 +102,69 @@ export class HttpClient {
   readonly timeout: number;
   readonly retries: number;
   readonly maxRetryDelay: number;
-  readonly #fetch: FetchLike;
+  /** Cap on the decoded size of an API answer, in bytes. */
+  readonly maxResponseBytes: number;
+  /** Cap on the decoded size of a project body or an asset, in bytes. */
+  readonly maxDownloadBytes: number;
+  readonly #transport: Transport;
+  /** Secret values seen or set (X-Token, project tokens): scrubbed from every error. */
+  readonly #secrets = new Set<string>();
 
   /** Checks the options; a bad timeout or retry count is a caller's mistake, not a network error. */
   constructor(options: HttpOptions = {}) {
-    this.jar = options.jar ?? new CookieJar();
+    this.jar = options.jar === undefined ? new CookieJar() : toCookieJar(options.jar, 'options.jar');
     this.userAgent = options.userAgent ?? DEFAULT_USER_AGENT;
     this.timeout = assertInteger(options.timeout ?? 30_000, 'timeout (ms)', 1, 2_147_483_647);
     this.retries = assertInteger(options.retries ?? 3, 'retries', 0, 10);
     this.maxRetryDelay = assertInteger(options.maxRetryDelay ?? 30_000, 'maxRetryDelay (ms)', 0, 3_600_000);
-    this.#fetch = options.fetch ?? defaultFetch();
+    const most = bufferConstants.MAX_LENGTH;
+    this.maxResponseBytes = assertInteger(
+      options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
+      'maxResponseBytes',
+      1,
+      most,
+    );
+    this.maxDownloadBytes = assertInteger(
+      options.maxDownloadBytes ?? DEFAULT_MAX_DOWNLOAD_BYTES,
+      'maxDownloadBytes',
+      1,
+      most,
+    );
+    this.#transport = options.fetch ? fetchTransport(options.fetch) : undiciTransport;
+  }
+
+  /**
+   * Remembers a secret value (an X-Token, a project token) so that no error of this client ever
+   * shows it, wherever it appears. Keeps the most recent few hundred.
+   */
+  rememberSecret(value: string | null | undefined): void {
+    if (!value || value.length < 4) return;
+    this.#secrets.delete(value);
+    this.#secrets.add(value);
+    if (this.#secrets.size > MAX_REMEMBERED_SECRETS)
+      this.#secrets.delete(this.#secrets.values().next().value!);
+  }
+
+  /**
+   * Every secret value this client knows for a URL: the jar's cookies (session id, CSRF token)
+   * for that URL and for every host the client has cookies of, remembered tokens, and `extra`.
+   */
+  secretsFor(url: string, extra: Iterable<string | null | undefined> = []): string[] {
+    const found = new Set<string>(this.#secrets);
+    try {
+      // Every cookie of every host: a redirect's Location or a body may echo another host's.
+      const jar = this.jar.serializeSync() as { cookies?: { value?: string }[] } | undefined;
+      for (const cookie of jar?.cookies ?? []) if (cookie.value) found.add(unquote(cookie.value));
+    } catch {
+      // An asynchronous cookie store cannot be listed synchronously: the URL's cookies remain.
+    }
+    try {
+      for (const cookie of this.jar.getCookiesSync(url)) found.add(unquote(cookie.value));
+    } catch {
+      // A URL the jar cannot read: the whole-jar pass above already has its cookies.
+    }
+    for (const value of extra) if (value) found.add(value);
+    return [...found].filter((value) => value.length >= 4);
   }
 
   /** Redacted view: the jar's cookies are secrets. */
@@ -141,6 +189,9 @@ export class HttpClient {
   async request(url: string, options: RequestOptions = {}): Promise<HttpAnswer> {
     const method = (options.method ?? 'GET').toUpperCase();
     const target = withQuery(url, options.query);
+    // A token sent in the query (a project body's) is a secret wherever it shows up again.
+    const queryToken = options.query?.token;
+    if (typeof queryToken === 'string') this.rememberSecret(queryToken);
     const retryable = options.retry ?? (method === 'GET' || method === 'HEAD');
     const attempts = retryable ? this.retries + 1 : 1;
     for (let attempt = 0; ; attempt++) {
@@ -148,12 +199,13 @@ export class HttpClient {
       try {
         answer = await this.#send(method, target, options);
       } catch (error) {
+        if (error instanceof BodyLimitError) throw this.#limitError(error, method, target, options);
         if (options.signal?.aborted) throw error;
         if (attempt + 1 < attempts) {
           await sleep(this.#backoff(attempt), options.signal);
           continue;
         }
-        throw networkError(method, target, error, this.timeout);
+        throw this.#networkError(method, target, error, options);
       }
       const { status } = answer;
       if (status < 300 || (status < 400 && options.acceptRedirect)) return answer;
@@ -175,7 +227,10 @@ export class HttpClient {
     }
   }
 
-  /** The ApiError of an answer, with every secret this client knows removed from its text. */
+  /**
+   * The ApiError of an answer, with every secret this client knows removed from wherever it
+   * appears (message, reason, URL, body, keys), and only the start of a long body kept.
+   */
   #error(
     answer: HttpAnswer,
     method: string,
@@ -183,22 +238,64 @@ export class HttpClient {
     options: RequestOptions,
     reason?: string,
   ): ApiError {
-    const secrets = [
-      ...this.jar.getCookiesSync(url).map((c) => c.value.replace(/^"|"$/g, '')),
-      ...Object.entries(options.headers ?? {})
-        .filter(([name]) => CREDENTIAL_HEADERS.includes(name.toLowerCase()))
-        .map(([, value]) => value),
-    ];
-    const text = new TextDecoder().decode(answer.bytes);
-    const parsed = tryParseJson(text);
-    const body = parsed === undefined ? redactText(redactPairs(text.slice(0, 1000)), secrets) : parsed;
-    const why = reason ?? redactText(reasonOf(body, statusText(answer.status)), secrets);
-    return new ApiError({ status: answer.status, url, method, body, reason: why });
+    const text = new TextDecoder().decode(answer.bytes.subarray(0, MAX_ERROR_BODY_CHARS * 4));
+    const kept = text.length > MAX_ERROR_BODY_CHARS ? text.slice(0, MAX_ERROR_BODY_CHARS) : text;
+    const parsed = kept === text ? tryParse(text) : undefined;
+    const body = parsed === undefined ? redactPairs(kept) : parsed;
+    const why = reason ?? reasonOf(body, statusText(answer.status));
+    return new ApiError({
+      status: answer.status,
+      url,
+      method,
+      body,
+      reason: why,
+      secrets: this.#requestSecrets(url, options),
+    });
   }
 
-  /** {@link request}, then the answer parsed as JSON. */
+  /** The ApiError of an answer whose body passed its cap. */
+  #limitError(error: BodyLimitError, method: string, url: string, options: RequestOptions): ApiError {
+    const name = options.download ? 'maxDownloadBytes' : 'maxResponseBytes';
+    return new ApiError({
+      status: error.status,
+      url,
+      method,
+      limit: name,
+      reason: `the answer is larger than ${name} (${error.limit} bytes decoded); the read was stopped (raise it with new Session({ ${name} }))`,
+      secrets: this.#requestSecrets(url, options),
+    });
+  }
+
+  /** A request that got no answer: a network failure or a timeout. */
+  #networkError(method: string, url: string, error: unknown, options: RequestOptions): ApiError {
+    const isTimeout =
+      error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError');
+    const detail =
+      error instanceof Error
+        ? (error.cause instanceof Error && error.cause.message) || error.message
+        : String(error);
+    const reason = isTimeout ? `timed out after ${this.timeout} ms` : `request failed: ${detail}`;
+    return new ApiError({
+      status: undefined,
+      url,
+      method,
+      reason,
+      cause: error,
+      secrets: this.#requestSecrets(url, options),
+    });
+  }
+
+  #requestSecrets(url: string, options: RequestOptions): string[] {
+    const sent = Object.entries(options.headers ?? {})
+      .filter(([name]) => CREDENTIAL_HEADERS.includes(name.toLowerCase()))
+      .map(([, value]) => value);
+    return this.secretsFor(url, [...sent, ...(options.secrets ?? [])]);
+  }
+
+  /** {@link request}, then the answer parsed as JSON (nesting bounded by `MAX_JSON_DEPTH`). */
   async json<T>(url: string, options: RequestOptions = {}): Promise<T> {
-    return readJson<T>(await this.request(url, options), (options.method ?? 'GET').toUpperCase());
+    const answer = await this.request(url, options);
+    return readJson<T>(answer, (options.method ?? 'GET').toUpperCase(), this.#requestSecrets(url, options));
   }
 
   /** Full jitter: a random wait below an exponentially growing cap. */
@@ -210,24 +307,25 @@ export class HttpClient {
     const headers: Record<string, string> = { 'User-Agent': this.userAgent, ...options.headers };
     let body = options.body;
     if (options.json !== undefined) {
-      body = JSON.stringify(options.json);
+      body = stringifyJson(options.json, MAX_JSON_DEPTH, 'request body');
       headers['Content-Type'] ??= 'application/json';
     }
+    const maxBytes = options.download ? this.maxDownloadBytes : this.maxResponseBytes;
     const timeout = AbortSignal.timeout(this.timeout);
     const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
     let current = url;
-    const currentMethod = method;
     let hopHeaders = headers;
     const origin = new URL(url).origin;
     for (let hop = 0; ; hop++) {
       const cookie = await this.jar.getCookieString(current);
       const sendHeaders = cookie ? { ...hopHeaders, Cookie: cookie } : hopHeaders;
-      const response = await this.#fetch(current, {
-        method: currentMethod,
+      const response = await this.#transport(current, {
+        method,
         headers: sendHeaders,
-        body: currentMethod === 'GET' || currentMethod === 'HEAD' ? undefined : body,
+        body: method === 'GET' || method === 'HEAD' ? undefined : body,
         signal,
         redirect: 'manual',
+        maxBytes,
       });
       // Cookies must be stored at every hop: a redirect can carry the session cookie.
       for (const line of setCookieLines(response.headers)) {
@@ -235,7 +333,6 @@ export class HttpClient {
       }
       const location = response.headers.get('location');
       if (response.status >= 300 && response.status < 400 && location && hop < MAX_REDIRECTS) {
-        await response.arrayBuffer().catch(() => undefined);
         // Only reads follow redirects; a redirected write is for the caller to judge.
         if (method !== 'GET' && method !== 'HEAD') {
           return { status: response.status, headers: response.headers, bytes: new Uint8Array(), url };
@@ -245,30 +342,52 @@ export class HttpClient {
         if (new URL(current).origin !== origin) hopHeaders = withoutCredentials(headers);
         continue;
       }
-      const bytes = new Uint8Array(await response.arrayBuffer());
-      return { status: response.status, headers: response.headers, bytes, url: current };
+      return { status: response.status, headers: response.headers, bytes: response.bytes, url: current };
     }
   }
 }
 
 /**
- * Parses an answer's body as JSON; an empty body is `null`, an unreadable one an {@link ApiError}
- * (whose body keeps only a scrubbed start of the text: a cut-off answer may hold a token).
+ * Parses an answer's body as JSON; an empty body is `null`. An unreadable one, or one nesting
+ * deeper than `MAX_JSON_DEPTH`, is an {@link ApiError} whose body keeps only a scrubbed start of
+ * the text (a cut-off answer may hold a token).
  */
-export function readJson<T>(answer: HttpAnswer, method: string): T {
+export function readJson<T>(
+  answer: HttpAnswer,
+  method: string,
+  secrets: readonly string[] = [],
+  parse: (text: string) => unknown = parseJson,
+): T {
   const text = new TextDecoder().decode(answer.bytes);
   if (text === '') return null as T;
-  const value = tryParseJson(text);
-  if (value === undefined) {
+  try {
+    return parse(text) as T;
+  } catch (error) {
+    const deep = error instanceof JsonDepthError;
     throw new ApiError({
       status: answer.status,
       url: answer.url,
       method,
       body: redactPairs(text.slice(0, 200)),
-      reason: `the answer is not valid JSON (${answer.bytes.length} bytes)`,
+      reason: deep
+        ? `the answer nests deeper than ${error.limit} levels (${answer.bytes.length} bytes); refused`
+        : `the answer is not valid JSON (${answer.bytes.length} bytes)`,
+      secrets,
+      cause: deep ? error : undefined,
     });
   }
-  return value as T;
+}
+
+function tryParse(text: string): unknown {
+  try {
+    return parseJson(text);
+  } catch {
+    return undefined;
+  }
+}
+
+function unquote(value: string): string {
+  return value.replace(/^"|"$/g, '');
 }
 
 function withoutCredentials(headers: Record<string, string>): Record<string, string> {
@@ -291,16 +410,6 @@ export function withQuery(url: string, query?: RequestOptions['query']): string 
     if (value !== undefined) parsed.searchParams.set(key, String(value));
   }
   return parsed.toString();
-}
-
-function networkError(method: string, url: string, error: unknown, timeout: number): ApiError {
-  const isTimeout = error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError');
-  const detail =
-    error instanceof Error
-      ? (error.cause instanceof Error && error.cause.message) || error.message
-      : String(error);
-  const reason = isTimeout ? `timed out after ${timeout} ms` : `request failed: ${detail}`;
-  return new ApiError({ status: 0, url, method, reason, cause: error });
 }
 
 const STATUS_TEXT: Record<number, string> = {

@@ -4,7 +4,9 @@
  * Start with {@link Session}; the embedded sandbox is in `scratchlab/sandbox`.
  */
 
+export type { ClientCore } from './client-core.js';
 export * from './cloud/index.js';
+export type { CookieJarLike } from './cookies.js';
 export type { Database } from './databases/database.js';
 export { JsonDatabase, type JsonDatabaseOptions } from './databases/json-database.js';
 export { MemoryDatabase, type MemoryDatabaseOptions } from './databases/memory-database.js';
@@ -18,6 +20,8 @@ export { decode, decodeList, Encoding, type EncodingOptions, encode, encodeList 
 export { ApiError, type ApiErrorInit, LoginRequiredError } from './errors.js';
 export { type Hosts, PLATFORM_HOSTS, resolveHosts } from './hosts.js';
 export {
+  DEFAULT_MAX_DOWNLOAD_BYTES,
+  DEFAULT_MAX_RESPONSE_BYTES,
   DEFAULT_USER_AGENT,
   type FetchInit,
   type FetchLike,

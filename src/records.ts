@@ -171,9 +171,15 @@ export interface StudioProject {
 /** A row of `GET {api}/studios/<id>/curators` and `/managers`. */
 export type StudioMember = User;
 
+/**
+ * An id that can pass `Number.MAX_SAFE_INTEGER` (news items): a number when it fits exactly,
+ * otherwise a string of its exact digits (the client never rounds it).
+ */
+export type LargeId = number | string;
+
 /** `GET {api}/news`. */
 export interface NewsItem {
-  id: number;
+  id: LargeId;
   stamp: string;
   headline: string;
   url: string;

@@ -3,6 +3,8 @@
  * Session ids, CSRF tokens, X-Tokens and project tokens must never leave the process in text.
  */
 
+import { type InspectOptionsStylized, inspect } from 'node:util';
+
 const SECRET_KEYS = new Set([
   'token',
   'x-token',
@@ -65,11 +67,67 @@ export function redactPairs(text: string): string {
     .replace(new RegExp(`\\b(${keys})=("[^"]*"?|[^;&\\s"]*)`, 'gi'), `$1=${REDACTED}`);
 }
 
-/** Replaces every occurrence of the given secrets in a text. Empty secrets are ignored. */
+/** Replaces every occurrence of the given secrets in a text. Secrets shorter than 4 are ignored. */
 export function redactText(text: string, secrets: Iterable<string | null | undefined>): string {
   let out = text;
-  for (const secret of secrets) {
-    if (secret && secret.length >= 4) out = out.split(secret).join(REDACTED);
-  }
+  for (const secret of secretForms(secrets)) out = out.split(secret).join(REDACTED);
   return out;
+}
+
+/**
+ * A deep copy of a JSON value (or a text) with every occurrence of the given secrets replaced,
+ * in string values and in keys alike, raw or percent-encoded (as in a redirect's `Location`).
+ */
+export function redactSecrets(value: unknown, secrets: Iterable<string | null | undefined>): unknown {
+  const forms = secretForms(secrets);
+  if (forms.length === 0) return value;
+  const scrub = (text: string) => {
+    let out = text;
+    for (const secret of forms) if (out.includes(secret)) out = out.split(secret).join(REDACTED);
+    return out;
+  };
+  const walk = (item: unknown, depth: number): unknown => {
+    if (typeof item === 'string') return scrub(item);
+    if (item === null || typeof item !== 'object' || depth > MAX_REDACT_DEPTH) return item;
+    if (Array.isArray(item)) return item.map((child) => walk(child, depth + 1));
+    const out: Record<string, unknown> = {};
+    for (const [key, child] of Object.entries(item)) out[scrub(key)] = walk(child, depth + 1);
+    return out;
+  };
+  return walk(value, 0);
+}
+
+/** Deeper than any answer the client keeps ({@link MAX_JSON_DEPTH} bounds what it parses). */
+const MAX_REDACT_DEPTH = 1000;
+
+/** Each secret as sent and as percent-encoded, longest first so no part of one survives. */
+function secretForms(secrets: Iterable<string | null | undefined>): string[] {
+  const forms = new Set<string>();
+  for (const secret of secrets) {
+    if (!secret || secret.length < 4) continue;
+    forms.add(secret);
+    forms.add(encodeURIComponent(secret));
+    forms.add(encodeURIComponent(encodeURIComponent(secret)));
+  }
+  return [...forms].sort((a, b) => b.length - a.length);
+}
+
+/**
+ * Gives a returned value that holds a secret (the session info's X-Token, a project token) a
+ * `util.inspect` and a `toJSON` that show it with secret keys redacted, so that printing it in a
+ * REPL, a notebook or a log never shows the secret. The value itself is unchanged.
+ */
+export function hideSecrets<T extends object>(value: T): T {
+  Object.defineProperty(value, inspect.custom, {
+    value: (_depth: number, options: InspectOptionsStylized, show?: typeof inspect) =>
+      (show ?? inspect)(redactJson(value), options),
+    enumerable: false,
+    configurable: true,
+  });
+  Object.defineProperty(value, 'toJSON', {
+    value: () => redactJson(value),
+    enumerable: false,
+    configurable: true,
+  });
+  return value;
 }

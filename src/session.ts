@@ -3,15 +3,15 @@
  * Login, resume and logout follow WIRE.md §2 step by step.
  */
 import { inspect } from 'node:util';
-import { CookieJar } from 'tough-cookie';
+import { parseAnswer } from './answers.js';
+import type { AuthedRequestOptions, ClientCore } from './client-core.js';
 import { Cloud, type CloudOptions } from './cloud/cloud.js';
-import { CSRF_COOKIE, SESSION_COOKIE } from './cookies.js';
+import { type CookieJarLike, CSRF_COOKIE, SESSION_COOKIE } from './cookies.js';
 import { ApiError, LoginRequiredError } from './errors.js';
 import { type Hosts, resolveHosts } from './hosts.js';
 import { type FetchLike, type HttpAnswer, HttpClient, type RequestOptions, readJson } from './http.js';
-import { tryParseJson } from './json.js';
 import type { Featured, Health, LoginAnswer, NewsItem, SessionInfo } from './records.js';
-import { redactText } from './redact.js';
+import { hideSecrets } from './redact.js';
 import { Projects } from './resources/projects.js';
 import { Search } from './resources/search.js';
 import { Studios } from './resources/studios.js';
@@ -19,8 +19,11 @@ import { Users } from './resources/users.js';
 import { assertNonEmptyString, assertObject, assertString } from './validate.js';
 
 export interface SessionOptions {
-  /** A cookie jar to start from, e.g. one restored with `CookieJar.deserialize` to resume a login. */
-  jar?: CookieJar;
+  /**
+   * A tough-cookie `CookieJar` to start from, e.g. one restored with `CookieJar.deserialize` to
+   * resume a login (the ESM or the CommonJS build of tough-cookie).
+   */
+  jar?: CookieJarLike;
   /** A fetch-compatible function (default: undici with keep-alive). */
   fetch?: FetchLike;
   /** The User-Agent sent with every request. */
@@ -31,10 +34,16 @@ export interface SessionOptions {
   timeout?: number;
   /** Retries of reads after 429, 5xx or network errors (default 3). */
   retries?: number;
+  /**
+   * Cap on the decoded size of an API answer in bytes (default 16 MiB). A larger answer is cut
+   * while it streams in and rejects with an `ApiError` whose `limit` is `'maxResponseBytes'`.
+   */
+  maxResponseBytes?: number;
+  /** Cap on the decoded size of a project body or an asset download in bytes (default 256 MiB). */
+  maxDownloadBytes?: number;
 }
 
-/** Request options accepted by {@link Session.authedFetch} and {@link Session.authedJson}. */
-export type AuthedRequestOptions = Omit<RequestOptions, 'headers'>;
+export type { AuthedRequestOptions } from './client-core.js';
 
 /**
  * A client of the platform. Anonymous until {@link login}; every read works without login.
@@ -44,7 +53,7 @@ export type AuthedRequestOptions = Omit<RequestOptions, 'headers'>;
  * const me = await session.users.get(session.username!);
  * ```
  */
-export class Session {
+export class Session implements ClientCore {
   /** Base URLs of every role. */
   readonly hosts: Hosts;
   /** Users: profiles, followers, following, favorites, projects. */
@@ -64,9 +73,6 @@ export class Session {
 
   constructor(options: SessionOptions = {}) {
     assertObject(options, 'options');
-    if (options.jar !== undefined && !(options.jar instanceof CookieJar)) {
-      throw new TypeError('options.jar must be a tough-cookie CookieJar');
-    }
     if (options.fetch !== undefined && typeof options.fetch !== 'function') {
       throw new TypeError('options.fetch must be a function');
     }
@@ -78,6 +84,8 @@ export class Session {
       userAgent: options.userAgent,
       timeout: options.timeout,
       retries: options.retries,
+      maxResponseBytes: options.maxResponseBytes,
+      maxDownloadBytes: options.maxDownloadBytes,
     });
     this.users = new Users(this);
     this.projects = new Projects(this);
@@ -93,7 +101,7 @@ export class Session {
   }
 
   /** The cookie jar shared by every host. Serialize it to resume the login later. */
-  get jar(): CookieJar {
+  get jar(): HttpClient['jar'] {
     return this.http.jar;
   }
   /** True after a successful {@link login} or {@link refreshSession}. */
@@ -140,27 +148,25 @@ export class Session {
     if (password === '') throw new RangeError('password must not be empty');
     await this.#fetchCsrf();
     const url = `${this.hosts.site}/login/`;
-    let answer: HttpAnswer;
-    try {
-      answer = await this.http.request(url, {
-        method: 'POST',
-        json: { username, password },
-        headers: this.#siteHeaders(),
-      });
-    } catch (error) {
-      // The reason is in the answer's `msg`; make sure the password never is.
-      if (error instanceof ApiError) throw scrubbed(error, [password]);
-      throw error;
-    }
-    const rows = tryParseJson(new TextDecoder().decode(answer.bytes)) as LoginAnswer[] | undefined;
-    const row = Array.isArray(rows) ? rows[0] : undefined;
+    // The password is a secret of this request: no error of it may show it.
+    const secrets = [password];
+    const answer = await this.http.request(url, {
+      method: 'POST',
+      json: { username, password },
+      headers: this.#siteHeaders(),
+      secrets,
+    });
+    // Real answers may lack `num_tries` and carry `redirect`: only `success` and `msg` matter here.
+    const rows = tryRecord(answer) as LoginAnswer[] | LoginAnswer | undefined;
+    const row = Array.isArray(rows) ? rows[0] : rows;
     if (row?.success !== 1) {
       throw new ApiError({
         status: 403,
         url,
         method: 'POST',
         body: rows,
-        reason: row?.msg || 'login refused',
+        reason: typeof row?.msg === 'string' && row.msg ? row.msg : 'login refused',
+        secrets: this.http.secretsFor(url, secrets),
       });
     }
     const info = await this.refreshSession();
@@ -180,18 +186,26 @@ export class Session {
    * `new Session({ jar: await CookieJar.deserialize(saved) }).refreshSession()`.
    */
   async refreshSession(): Promise<SessionInfo> {
-    const info = await this.http.json<SessionInfo>(`${this.hosts.site}/session/`, {
+    const url = `${this.hosts.site}/session/`;
+    const answer = await this.http.request(url, {
       headers: { 'X-Requested-With': 'XMLHttpRequest', Referer: this.hosts.site },
     });
-    const user = info && typeof info === 'object' ? info.user : undefined;
-    if (user && typeof user.token === 'string') {
+    const parsed = readJson<unknown>(answer, 'GET', this.http.secretsFor(url), parseAnswer);
+    // Logged out, the answer is `{}`, or `{ flags }` without `user`; fields we do not know are kept.
+    const info = (
+      parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed) ? parsed : {}
+    ) as SessionInfo;
+    const user = info.user;
+    if (user && typeof user.token === 'string' && typeof user.username === 'string') {
       this.#username = user.username;
-      this.#userId = user.id;
+      this.#userId = typeof user.id === 'number' ? user.id : null;
       this.#xToken = user.token;
+      this.http.rememberSecret(user.token);
     } else {
       this.#clearAuth();
     }
-    return info ?? {};
+    // It holds the X-Token: printing it must not show it.
+    return hideSecrets(info);
   }
 
   /** Logs out on the server and forgets the session locally (WIRE §2 step 5). */
@@ -244,7 +258,7 @@ export class Session {
     extraHeaders: Record<string, string> = {},
   ): Promise<T> {
     const answer = await this.authedFetch(url, options, extraHeaders);
-    return readJson<T>(answer, (options.method ?? 'GET').toUpperCase());
+    return this.#record<T>(answer, (options.method ?? 'GET').toUpperCase(), url);
   }
 
   /**
@@ -255,7 +269,25 @@ export class Session {
     assertString(path, 'path');
     if (!path.startsWith('/')) throw new TypeError(`path must start with "/", got ${JSON.stringify(path)}`);
     const headers: Record<string, string> = this.#xToken ? { 'X-Token': this.#xToken } : {};
-    return this.http.json<T>(`${this.hosts.api}${path}`, { query: params, headers, signal });
+    const url = `${this.hosts.api}${path}`;
+    const answer = await this.http.request(url, { query: params, headers, signal });
+    return this.#record<T>(answer, 'GET', url);
+  }
+
+  /**
+   * An API answer as a record: parsed with bounded nesting, exact big ids, `https:` URLs and UTC
+   * dates (WIRE §10). A project token in it becomes a secret of this session, hidden from print.
+   */
+  #record<T>(answer: HttpAnswer, method: string, url: string): T {
+    const value = readJson<unknown>(answer, method, this.http.secretsFor(url), parseAnswer);
+    if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
+      const token = (value as { project_token?: unknown }).project_token;
+      if (typeof token === 'string') {
+        this.http.rememberSecret(token);
+        hideSecrets(value);
+      }
+    }
+    return value as T;
   }
 
   /** The service's health report. */
@@ -306,13 +338,13 @@ export class Session {
   }
 
   async #fetchCsrf(): Promise<string> {
-    await this.http.request(`${this.hosts.site}/csrf_token/`, {
+    const answer = await this.http.request(`${this.hosts.site}/csrf_token/`, {
       headers: { 'X-Requested-With': 'XMLHttpRequest', Referer: this.hosts.site },
     });
     const csrf = this.csrfToken;
     if (!csrf) {
       throw new ApiError({
-        status: 0,
+        status: answer.status,
         url: `${this.hosts.site}/csrf_token/`,
         method: 'GET',
         reason: 'the site set no scratchcsrftoken cookie',
@@ -332,13 +364,11 @@ export class Session {
   }
 }
 
-function scrubbed(error: ApiError, secrets: string[]): ApiError {
-  return new ApiError({
-    status: error.status,
-    url: error.url,
-    method: error.method,
-    body: error.body,
-    reason: redactText(error.reason, secrets),
-    cause: error.cause,
-  });
+/** The answer as a record, or `undefined` when it is not JSON (a login page in HTML, say). */
+function tryRecord(answer: HttpAnswer): unknown {
+  try {
+    return parseAnswer(new TextDecoder().decode(answer.bytes));
+  } catch {
+    return undefined;
+  }
 }

@@ -8,13 +8,13 @@
  * ```
  */
 import { inspect } from 'node:util';
+import type { ClientCore } from '../client-core.js';
 import { SESSION_COOKIE } from '../cookies.js';
 import { LoginRequiredError } from '../errors.js';
 import { PLATFORM_HOSTS } from '../hosts.js';
 import { DEFAULT_USER_AGENT, HttpClient } from '../http.js';
 import type { PagedList } from '../paging.js';
 import type { CloudLogEntry } from '../records.js';
-import type { Session } from '../session.js';
 import {
   assertBaseUrl,
   assertBoolean,
@@ -68,7 +68,7 @@ export interface CloudOptions {
   /** The WebSocket class (default: `ws`). */
   WebSocket?: WebSocketConstructor;
   /** A logged-in session: its cookie and username on its platform cloud host, its HTTP client for logs. */
-  session?: Session;
+  session?: ClientCore;
   /** The base URL of the logs endpoint (default: the session's `cloudHttp` on its platform host). */
   logsHost?: string;
   /** The username of the handshake (default: the session's; on other hosts `player` and 6 digits). */
@@ -179,7 +179,7 @@ export class Cloud extends TypedEmitter<CloudEventMap> {
   /** The User-Agent sent with the WebSocket request. */
   readonly userAgent: string;
 
-  readonly #session: Session | undefined;
+  readonly #session: ClientCore | undefined;
   /** True when the session's cookie is sent (the session's own platform host). */
   readonly #sendsSessionCookie: boolean;
   readonly #cookies: string | undefined;

@@ -128,6 +128,7 @@ export class Projects extends Resource {
       this.session.http.json<unknown>(`${this.session.projectsHost}/${projectId}`, {
         query: { token },
         signal: options.signal,
+        download: true,
       });
     let body: unknown;
     try {
@@ -153,7 +154,7 @@ export class Projects extends Resource {
     assertString(name, 'asset name');
     if (!isAssetName(name)) throw new RangeError(`${JSON.stringify(name)} is not an asset name (md5ext)`);
     const url = `${this.session.assetsHost}/internalapi/asset/${name}/get/`;
-    const answer = await this.session.http.request(url, { signal: options.signal });
+    const answer = await this.session.http.request(url, { signal: options.signal, download: true });
     const actual = md5Hex(answer.bytes);
     if (!name.startsWith(actual)) {
       throw new ApiError({

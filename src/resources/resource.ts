@@ -1,14 +1,15 @@
+import type { ClientCore } from '../client-core.js';
 import { PagedList, type PageOptions, type WalkOptions } from '../paging.js';
-import type { Session } from '../session.js';
 
 /** Page options of a list, plus the walk options its iteration uses. */
 export type ListOptions = PageOptions & WalkOptions;
 
-/** Base of every resource group: a thin view over the session's HTTP helpers. */
+/** Base of every resource group: a thin view over its client's HTTP helpers ({@link ClientCore}). */
 export abstract class Resource {
-  protected readonly session: Session;
+  /** The client (a `Session`), seen through the narrow interface resources need. */
+  protected readonly session: ClientCore;
 
-  constructor(session: Session) {
+  constructor(session: ClientCore) {
     this.session = session;
   }
 

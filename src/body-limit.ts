@@ -1,0 +1,216 @@
+/**
+ * Reading an answer's body under a cap on its DECODED size. A few kilobytes of gzip or brotli can
+ * inflate to gigabytes, so the count is kept on the decoder's output, chunk by chunk, and the
+ * read stops as soon as it passes the cap: memory stays near the cap whatever the encoding.
+ */
+import type { Transform } from 'node:stream';
+import zlib from 'node:zlib';
+
+/** Thrown (inside the client) when a body passes its cap; the client turns it into an `ApiError`. */
+export class BodyLimitError extends Error {
+  override readonly name = 'BodyLimitError';
+  constructor(
+    /** The cap in bytes. */
+    readonly limit: number,
+    /** The HTTP status of the answer whose body was cut. */
+    readonly status: number,
+  ) {
+    super(`the answer's body is larger than ${limit} bytes`);
+  }
+}
+
+/** Content-encodings stacked on one answer beyond this are refused (undici and curl do the same). */
+const MAX_ENCODINGS = 5;
+
+/**
+ * Collects decoded chunks and fails once their total passes `limit`. Bytes are copied into one
+ * growing buffer (doubling) so the final answer needs no second full-size copy.
+ */
+export class BoundedBuffer {
+  #buffer: Buffer = Buffer.alloc(0);
+  #length = 0;
+  constructor(readonly limit: number) {}
+
+  /** Appends a chunk; false when the total would pass the limit (nothing is appended then). */
+  push(chunk: Uint8Array): boolean {
+    const needed = this.#length + chunk.byteLength;
+    if (needed > this.limit) return false;
+    if (needed > this.#buffer.length) {
+      const grown = Buffer.allocUnsafe(
+        Math.min(this.limit, Math.max(needed, this.#buffer.length * 2, 16_384)),
+      );
+      this.#buffer.copy(grown, 0, 0, this.#length);
+      this.#buffer = grown;
+    }
+    this.#buffer.set(chunk, this.#length);
+    this.#length = needed;
+    return true;
+  }
+
+  get length(): number {
+    return this.#length;
+  }
+
+  /** The bytes collected (a view, not a copy). */
+  bytes(): Uint8Array {
+    return new Uint8Array(this.#buffer.buffer, this.#buffer.byteOffset, this.#length);
+  }
+}
+
+/** Callbacks of a {@link BodyDecoder}. */
+export interface BodyDecoderEvents {
+  /** The decoded body, complete. */
+  done(bytes: Uint8Array): void;
+  /** A decoding error, or a {@link BodyLimitError}. */
+  fail(error: Error): void;
+}
+
+/**
+ * Decodes a raw body (the `Content-Encoding` chain, last applied first) under a cap. Raw chunks
+ * are accepted at any pace and never pushed back: the transport must not pause undici's parser
+ * (a paused parser that meets the peer's FIN asserts and kills the process, nodejs/undici#5360),
+ * so raw bytes are capped by the same limit instead of by backpressure.
+ */
+export class BodyDecoder {
+  readonly #out: BoundedBuffer;
+  #codings: string[];
+  readonly #events: BodyDecoderEvents;
+  readonly #status: number;
+  #raw = 0;
+  #chain: Transform[] | undefined;
+  #settled = false;
+
+  constructor(
+    contentEncoding: string | null | undefined,
+    limit: number,
+    status: number,
+    events: BodyDecoderEvents,
+  ) {
+    this.#out = new BoundedBuffer(limit);
+    this.#events = events;
+    this.#status = status;
+    this.#codings = (contentEncoding ?? '')
+      .toLowerCase()
+      .split(',')
+      .map((coding) => coding.trim())
+      .filter((coding) => coding !== '' && coding !== 'identity');
+    if (this.#codings.length > MAX_ENCODINGS) {
+      this.#fail(new Error(`too many content-encodings (${this.#codings.length}, at most ${MAX_ENCODINGS})`));
+    }
+    // An unknown coding anywhere: the bytes are handed over as they are, as browsers and undici do.
+    if (!this.#codings.every((coding) => KNOWN_CODINGS.has(coding))) this.#codings = [];
+  }
+
+  /** True once the body is complete or has failed. */
+  get settled(): boolean {
+    return this.#settled;
+  }
+
+  /** One raw chunk from the wire. */
+  write(chunk: Uint8Array): void {
+    if (this.#settled) return;
+    this.#raw += chunk.byteLength;
+    if (this.#raw > this.#out.limit) {
+      this.#fail(new BodyLimitError(this.#out.limit, this.#status));
+      return;
+    }
+    if (this.#codings.length === 0) {
+      if (!this.#out.push(chunk)) this.#fail(new BodyLimitError(this.#out.limit, this.#status));
+      return;
+    }
+    this.#chain ??= this.#makeChain(chunk);
+    this.#chain[0]!.write(chunk);
+  }
+
+  /** The raw body is complete. */
+  end(): void {
+    if (this.#settled) return;
+    if (this.#chain) this.#chain[0]!.end();
+    else this.#done();
+  }
+
+  /** Stops decoding (the request failed or was aborted). */
+  destroy(): void {
+    this.#settled = true;
+    for (const stream of this.#chain ?? []) stream.destroy();
+  }
+
+  #makeChain(first: Uint8Array): Transform[] {
+    const chain = [...this.#codings]
+      .reverse()
+      .map((coding, i) => decoderFor(coding, i === 0 ? first : undefined));
+    for (let i = 0; i < chain.length; i++) {
+      chain[i]!.on('error', (error: Error) =>
+        this.#fail(new Error(`cannot decode the answer: ${error.message}`)),
+      );
+      if (i + 1 < chain.length) chain[i]!.pipe(chain[i + 1]!);
+    }
+    const last = chain[chain.length - 1]!;
+    last.on('data', (chunk: Buffer) => {
+      if (!this.#out.push(chunk)) this.#fail(new BodyLimitError(this.#out.limit, this.#status));
+    });
+    last.on('end', () => this.#done());
+    return chain;
+  }
+
+  #done(): void {
+    if (this.#settled) return;
+    this.#settled = true;
+    this.#events.done(this.#out.bytes());
+  }
+
+  #fail(error: Error): void {
+    if (this.#settled) return;
+    this.destroy();
+    this.#events.fail(error);
+  }
+}
+
+/** Lenient flushing, as curl and undici's fetch do: servers often cut the final block. */
+const ZLIB_OPTIONS = { flush: zlib.constants.Z_SYNC_FLUSH, finishFlush: zlib.constants.Z_SYNC_FLUSH };
+
+const KNOWN_CODINGS = new Set(['gzip', 'x-gzip', 'br', 'deflate']);
+
+function decoderFor(coding: string, first: Uint8Array | undefined): Transform {
+  if (coding === 'br') {
+    return zlib.createBrotliDecompress({
+      flush: zlib.constants.BROTLI_OPERATION_FLUSH,
+      finishFlush: zlib.constants.BROTLI_OPERATION_FLUSH,
+    });
+  }
+  if (coding === 'deflate') {
+    // HTTP's "deflate" is meant to be zlib-wrapped, but some servers send raw deflate.
+    return first && !looksZlibWrapped(first)
+      ? zlib.createInflateRaw(ZLIB_OPTIONS)
+      : zlib.createInflate(ZLIB_OPTIONS);
+  }
+  return zlib.createGunzip(ZLIB_OPTIONS); // gzip and x-gzip
+}
+
+function looksZlibWrapped(bytes: Uint8Array): boolean {
+  const [cmf, flg] = bytes;
+  if (cmf === undefined) return true;
+  if ((cmf & 0x0f) !== 8) return false;
+  return flg === undefined || ((cmf << 8) | flg) % 31 === 0;
+}
+
+/**
+ * Reads a web `ReadableStream` (a custom `fetch`'s body, already decoded by that fetch) under a
+ * cap, cancelling it past the cap.
+ */
+export async function readStreamBounded(
+  stream: ReadableStream<Uint8Array>,
+  limit: number,
+  status: number,
+): Promise<Uint8Array> {
+  const out = new BoundedBuffer(limit);
+  const reader = stream.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return out.bytes();
+    if (!out.push(value)) {
+      await reader.cancel().catch(() => undefined);
+      throw new BodyLimitError(limit, status);
+    }
+  }
+}
