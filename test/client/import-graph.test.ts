@@ -1,0 +1,90 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+// Walks the import graph of src/ as written (type-only imports included, since a circle of
+// types is still a circle of concepts) and reports every cycle, so the old
+// session ↔ cloud/ ↔ resources/ circle cannot come back.
+const SRC = fileURLToPath(new URL('../../src', import.meta.url));
+const IMPORT = /^\s*(?:import|export)\s+(type\s+)?(?:[^'";]*?\s+from\s+)?['"](\.{1,2}\/[^'"]+)['"]/gm;
+
+interface Edge {
+  to: string;
+  typeOnly: boolean;
+}
+
+function graph(): Map<string, Edge[]> {
+  const files = readdirSync(SRC, { recursive: true, encoding: 'utf8' }).filter(
+    (file) => file.endsWith('.ts') && !file.endsWith('.d.ts'),
+  );
+  const edges = new Map<string, Edge[]>();
+  for (const file of files) {
+    const text = readFileSync(join(SRC, file), 'utf8');
+    const out: Edge[] = [];
+    for (const match of text.matchAll(IMPORT)) {
+      const target = resolve(dirname(join(SRC, file)), match[2]!).replace(/\.js$/, '.ts');
+      out.push({ to: relative(SRC, target), typeOnly: match[1] !== undefined });
+    }
+    edges.set(file, out);
+  }
+  return edges;
+}
+
+/** Every cycle found by a depth-first walk over the edges that `keep` accepts. */
+function cycles(edges: Map<string, Edge[]>, keep: (from: string, edge: Edge) => boolean): string[] {
+  const state = new Map<string, 'open' | 'done'>();
+  const stack: string[] = [];
+  const found: string[] = [];
+  const visit = (node: string) => {
+    state.set(node, 'open');
+    stack.push(node);
+    for (const edge of edges.get(node) ?? []) {
+      if (!keep(node, edge)) continue;
+      if (state.get(edge.to) === 'open')
+        found.push([...stack.slice(stack.indexOf(edge.to)), edge.to].join(' → '));
+      else if (!state.has(edge.to)) visit(edge.to);
+    }
+    stack.pop();
+    state.set(node, 'done');
+  };
+  for (const node of edges.keys()) if (!state.has(node)) visit(node);
+  return found;
+}
+
+describe('import graph of src/', () => {
+  const edges = graph();
+
+  it('reads the imports it should (sanity: session imports the resources and the cloud)', () => {
+    expect(edges.get('session.ts')!.map((edge) => edge.to)).toEqual(
+      expect.arrayContaining(['resources/projects.ts', 'cloud/cloud.ts', 'client-core.ts']),
+    );
+    expect(edges.get('resources/resource.ts')!.map((edge) => edge.to)).toContain('client-core.ts');
+  });
+
+  it('has no cycle at run time', () => {
+    expect(cycles(edges, (_from, edge) => !edge.typeOnly)).toEqual([]);
+  });
+
+  it('has no cycle between folders, type imports included', () => {
+    // Within one folder, two modules may name each other's types (one concept split in files);
+    // a circle that leaves its folder ties separate layers together.
+    const folder = (file: string) => dirname(file);
+    const crossing = cycles(edges, () => true).filter((cycle) => {
+      const nodes = cycle.split(' → ');
+      return new Set(nodes.map(folder)).size > 1;
+    });
+    expect(crossing).toEqual([]);
+  });
+
+  it('resources and the cloud client do not import the Session', () => {
+    for (const [file, out] of edges) {
+      if (file.startsWith('resources/') || file.startsWith('cloud/')) {
+        expect(
+          out.map((edge) => edge.to),
+          file,
+        ).not.toContain('session.ts');
+      }
+    }
+  });
+});
