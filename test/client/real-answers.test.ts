@@ -76,7 +76,7 @@ describe('real answers are read faithfully', () => {
     expect(JSON.parse(quoteUnsafeIntegers(text))).toEqual({
       a: '9007199254740993',
       b: '9007199254740993',
-      c: 1.90071992547409931,
+      c: JSON.parse('1.90071992547409931'),
       d: '-9007199254740993',
       e: 9007199254740991,
     });
