@@ -113,7 +113,8 @@ function dispatch(dispatcher: Dispatcher, url: string, request: WireRequest): Pr
           const view = toHeaders(rawHeaders);
           const length = Number(view.get('content-length'));
           const encoding = view.get('content-encoding');
-          if (!encoding && Number.isFinite(length) && length > request.maxBytes) {
+          const bodiless = request.method === 'HEAD' || status === 204 || status === 304;
+          if (!bodiless && !encoding && Number.isFinite(length) && length > request.maxBytes) {
             return finish(new BodyLimitError(request.maxBytes, status));
           }
           decoder = new BodyDecoder(encoding, request.maxBytes, status, {

@@ -108,7 +108,7 @@ describe('cloud logs', () => {
       session,
       logsHost: 'http://127.0.0.1:9',
     });
-    await expect(down.logs()).rejects.toMatchObject({ name: 'ApiError', status: 0 });
+    await expect(down.logs()).rejects.toMatchObject({ name: 'ApiError', status: undefined });
     const badQuery = await fetch(
       `${ctx.sandbox.hosts.cloudHttp}/logs?projectid=${ctx.sandbox.cloudProjectId}&limit=500`,
     );
