@@ -19,6 +19,18 @@ export class BodyLimitError extends Error {
   }
 }
 
+/** Thrown (inside the client) when an answer's body cannot be decoded (corrupt gzip, say). */
+export class BodyDecodeError extends Error {
+  override readonly name = 'BodyDecodeError';
+  constructor(
+    message: string,
+    /** The HTTP status of the answer. */
+    readonly status: number,
+  ) {
+    super(message);
+  }
+}
+
 /** Content-encodings stacked on one answer beyond this are refused (undici and curl do the same). */
 const MAX_ENCODINGS = 5;
 
@@ -51,9 +63,13 @@ export class BoundedBuffer {
     return this.#length;
   }
 
-  /** The bytes collected (a view, not a copy). */
+  /**
+   * The bytes collected: a view when the buffer is (nearly) full, else a right-sized copy, so a
+   * kept answer (an asset held in a map) does not pin up to twice its size.
+   */
   bytes(): Uint8Array {
-    return new Uint8Array(this.#buffer.buffer, this.#buffer.byteOffset, this.#length);
+    const view = new Uint8Array(this.#buffer.buffer, this.#buffer.byteOffset, this.#length);
+    return this.#buffer.length - this.#length > this.#length / 8 ? view.slice() : view;
   }
 }
 
@@ -95,7 +111,12 @@ export class BodyDecoder {
       .map((coding) => coding.trim())
       .filter((coding) => coding !== '' && coding !== 'identity');
     if (this.#codings.length > MAX_ENCODINGS) {
-      this.#fail(new Error(`too many content-encodings (${this.#codings.length}, at most ${MAX_ENCODINGS})`));
+      this.#fail(
+        new BodyDecodeError(
+          `too many content-encodings (${this.#codings.length}, at most ${MAX_ENCODINGS})`,
+          status,
+        ),
+      );
     }
     // An unknown coding anywhere: the bytes are handed over as they are, as browsers and undici do.
     if (!this.#codings.every((coding) => KNOWN_CODINGS.has(coding))) this.#codings = [];
@@ -141,7 +162,7 @@ export class BodyDecoder {
       .map((coding, i) => decoderFor(coding, i === 0 ? first : undefined));
     for (let i = 0; i < chain.length; i++) {
       chain[i]!.on('error', (error: Error) =>
-        this.#fail(new Error(`cannot decode the answer: ${error.message}`)),
+        this.#fail(new BodyDecodeError(`cannot decode the answer: ${error.message}`, this.#status)),
       );
       if (i + 1 < chain.length) chain[i]!.pipe(chain[i + 1]!);
     }

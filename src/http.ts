@@ -5,7 +5,7 @@
 import { constants as bufferConstants } from 'node:buffer';
 import { inspect } from 'node:util';
 import { CookieJar } from 'tough-cookie';
-import { BodyLimitError } from './body-limit.js';
+import { BodyDecodeError, BodyLimitError } from './body-limit.js';
 import { type CookieJarLike, toCookieJar } from './cookies.js';
 import { ApiError, reasonOf } from './errors.js';
 import { JsonDepthError, MAX_JSON_DEPTH, parseJson, stringifyJson } from './json.js';
@@ -200,6 +200,11 @@ export class HttpClient {
         answer = await this.#send(method, target, options);
       } catch (error) {
         if (error instanceof BodyLimitError) throw this.#limitError(error, method, target, options);
+        if (error instanceof BodyDecodeError) {
+          // An answer came but is unreadable: retrying would fetch the same bytes.
+          const secrets = this.#requestSecrets(target, options);
+          throw new ApiError({ status: error.status, url: target, method, reason: error.message, secrets });
+        }
         if (options.signal?.aborted) throw error;
         if (attempt + 1 < attempts) {
           await sleep(this.#backoff(attempt), options.signal);

@@ -101,6 +101,7 @@ beforeAll(async () => {
   bodies.set('/small-deflate', { bytes: zlib.deflateSync(small), encoding: 'deflate' });
   bodies.set('/small-raw-deflate', { bytes: zlib.deflateRawSync(small), encoding: 'deflate' });
   bodies.set('/small-unknown', { bytes: small, encoding: 'x-custom' });
+  bodies.set('/corrupt-gzip', { bytes: Buffer.from('this is not gzip at all'), encoding: 'gzip' });
   server = createServer((socket) => {
     let head = '';
     socket.on('data', (data) => {
@@ -215,6 +216,13 @@ describe('decoded size limit (maxResponseBytes)', () => {
       expect(await session().apiGet(path)).toEqual(expected);
       expect(await session().apiGet(`${path}-close`)).toEqual(expected);
     }
+  });
+
+  it('an undecodable body is an ApiError with the answer’s status, not a network failure', async () => {
+    const error = await caught(session({ retries: 2 }).apiGet('/corrupt-gzip'));
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error.status).toBe(200);
+    expect(error.reason).toMatch(/^cannot decode the answer: /);
   });
 
   it('a custom fetch is read as a stream and cancelled at the limit', async () => {
