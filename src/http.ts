@@ -300,7 +300,9 @@ export class HttpClient {
   /** {@link request}, then the answer parsed as JSON (nesting bounded by `MAX_JSON_DEPTH`). */
   async json<T>(url: string, options: RequestOptions = {}): Promise<T> {
     const answer = await this.request(url, options);
-    return readJson<T>(answer, (options.method ?? 'GET').toUpperCase(), this.#requestSecrets(url, options));
+    return readJson<T>(answer, (options.method ?? 'GET').toUpperCase(), () =>
+      this.#requestSecrets(url, options),
+    );
   }
 
   /** Full jitter: a random wait below an exponentially growing cap. */
@@ -360,7 +362,8 @@ export class HttpClient {
 export function readJson<T>(
   answer: HttpAnswer,
   method: string,
-  secrets: readonly string[] = [],
+  /** The secrets to scrub, asked for only when the answer is unreadable. */
+  secrets: () => readonly string[] = () => [],
   parse: (text: string) => unknown = parseJson,
 ): T {
   const text = new TextDecoder().decode(answer.bytes);
@@ -377,7 +380,7 @@ export function readJson<T>(
       reason: deep
         ? `the answer nests deeper than ${error.limit} levels (${answer.bytes.length} bytes); refused`
         : `the answer is not valid JSON (${answer.bytes.length} bytes)`,
-      secrets,
+      secrets: secrets(),
       cause: deep ? error : undefined,
     });
   }

@@ -14,6 +14,7 @@ const SECRET_KEYS = new Set([
   'scratchsessionsid',
   'scratchcsrftoken',
   'csrftoken',
+  'x-csrftoken',
   'csrfmiddlewaretoken',
   'sessionid',
   'cookie',

@@ -190,7 +190,7 @@ export class Session implements ClientCore {
     const answer = await this.http.request(url, {
       headers: { 'X-Requested-With': 'XMLHttpRequest', Referer: this.hosts.site },
     });
-    const parsed = readJson<unknown>(answer, 'GET', this.http.secretsFor(url), parseAnswer);
+    const parsed = readJson<unknown>(answer, 'GET', () => this.http.secretsFor(url), parseAnswer);
     // Logged out, the answer is `{}`, or `{ flags }` without `user`; fields we do not know are kept.
     const info = (
       parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed) ? parsed : {}
@@ -236,7 +236,8 @@ export class Session implements ClientCore {
     this.requireAuth();
     const headers = this.#siteHeaders();
     headers['X-Token'] = this.#xToken!;
-    return headers;
+    // Printing them (REPL, notebook) shows `[redacted]`; spreading or sending them is unchanged.
+    return hideSecrets(headers);
   }
 
   /** An authenticated request to any platform URL; non-2xx answers throw {@link ApiError}. */
@@ -279,7 +280,7 @@ export class Session implements ClientCore {
    * dates (WIRE §10). A project token in it becomes a secret of this session, hidden from print.
    */
   #record<T>(answer: HttpAnswer, method: string, url: string): T {
-    const value = readJson<unknown>(answer, method, this.http.secretsFor(url), parseAnswer);
+    const value = readJson<unknown>(answer, method, () => this.http.secretsFor(url), parseAnswer);
     if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
       const token = (value as { project_token?: unknown }).project_token;
       if (typeof token === 'string') {

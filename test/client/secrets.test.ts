@@ -178,12 +178,17 @@ describe('ApiError redacts the session’s actual secrets wherever they appear',
   });
 
   it('a refused login never shows the password', async () => {
+    const real = routes['/login/']!;
     routes['/login/'] = (_req, res, body) =>
       json(res, 403, [{ success: 0, msg: `wrong password for ${body}`, detail: PASSWORD }]);
-    const session = new Session({ hosts: { site: base }, retries: 0 });
-    const error = await caught(session.login('me', PASSWORD));
-    expect(error.status).toBe(403);
-    expect(everything(error)).not.toContain(PASSWORD);
+    try {
+      const session = new Session({ hosts: { site: base }, retries: 0 });
+      const error = await caught(session.login('me', PASSWORD));
+      expect(error.status).toBe(403);
+      expect(everything(error)).not.toContain(PASSWORD);
+    } finally {
+      routes['/login/'] = real;
+    }
   });
 });
 
@@ -197,6 +202,16 @@ describe('returned values that hold a token print without it', () => {
     expect(inspect({ wrapped: info }, { depth: 10 })).not.toContain(X_TOKEN);
     expect(JSON.stringify(info)).not.toContain(X_TOKEN);
     expect(inspect(info)).toContain("username: 'me'");
+  });
+
+  it('authHeaders() print without the X-Token and CSRF token, and still send them', async () => {
+    const session = await loggedIn();
+    const headers = session.authHeaders();
+    expect(headers['X-Token']).toBe(X_TOKEN);
+    expect(inspect(headers)).not.toContain(X_TOKEN);
+    expect(inspect(headers)).not.toContain(CSRF);
+    expect(JSON.stringify(headers)).not.toContain(X_TOKEN);
+    expect({ ...headers }['X-Token']).toBe(X_TOKEN);
   });
 
   it('a project with its project_token', async () => {
