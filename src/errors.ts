@@ -77,7 +77,7 @@ export function reasonOf(body: unknown, fallback = ''): string {
   if (Array.isArray(body)) return reasonOf(body[0], fallback);
   if (body && typeof body === 'object') {
     const record = body as Record<string, unknown>;
-    for (const key of ['msg', 'message', 'error', 'code', 'status']) {
+    for (const key of ['msg', 'message', 'detail', 'error', 'code', 'status']) {
       const value = record[key];
       if (typeof value === 'string' && value) return value;
     }

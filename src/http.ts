@@ -72,6 +72,8 @@ const RETRY_BASE_MS = 300;
 const MAX_REDIRECTS = 5;
 /** Headers that carry credentials: never sent on to another origin by a redirect. */
 const CREDENTIAL_HEADERS = ['x-token', 'x-csrftoken', 'authorization', 'cookie'];
+/** Cookies that carry credentials (the platform's `scratchsessionsid` and `scratchcsrftoken`, and the like). */
+const CREDENTIAL_COOKIE = /session|csrf|token|auth|sid$/i;
 
 /** Parses `Retry-After` (seconds or an HTTP date) into milliseconds. */
 export function retryAfterMs(header: string | null, now = Date.now()): number | undefined {
@@ -146,20 +148,24 @@ export class HttpClient {
   }
 
   /**
-   * Every secret value this client knows for a URL: the jar's cookies (session id, CSRF token)
-   * for that URL and for every host the client has cookies of, remembered tokens, and `extra`.
+   * Every secret value this client knows: its credential cookies (session id, CSRF token) for
+   * every host, remembered tokens, and `extra`. Other cookies (a language, a seen-banner flag)
+   * are not secrets, and scrubbing their short values would garble messages.
    */
   secretsFor(url: string, extra: Iterable<string | null | undefined> = []): string[] {
     const found = new Set<string>(this.#secrets);
+    const add = (cookie: { key?: string; value?: string }) => {
+      if (cookie.key && cookie.value && CREDENTIAL_COOKIE.test(cookie.key)) found.add(unquote(cookie.value));
+    };
     try {
-      // Every cookie of every host: a redirect's Location or a body may echo another host's.
-      const jar = this.jar.serializeSync() as { cookies?: { value?: string }[] } | undefined;
-      for (const cookie of jar?.cookies ?? []) if (cookie.value) found.add(unquote(cookie.value));
+      // Every host's: a redirect's Location or a body may echo another host's cookie.
+      const jar = this.jar.serializeSync() as { cookies?: { key?: string; value?: string }[] } | undefined;
+      for (const cookie of jar?.cookies ?? []) add(cookie);
     } catch {
       // An asynchronous cookie store cannot be listed synchronously: the URL's cookies remain.
     }
     try {
-      for (const cookie of this.jar.getCookiesSync(url)) found.add(unquote(cookie.value));
+      for (const cookie of this.jar.getCookiesSync(url)) add(cookie);
     } catch {
       // A URL the jar cannot read: the whole-jar pass above already has its cookies.
     }

@@ -169,6 +169,14 @@ describe('ApiError redacts the session’s actual secrets wherever they appear',
     expect(everything(error)).not.toContain(PROJECT_TOKEN);
   });
 
+  it('cookies that are not credentials are not scrubbed from messages', async () => {
+    const session = await loggedIn();
+    await session.jar.setCookie('scratchlanguage=session; Path=/', base);
+    await session.jar.setCookie('scratchpolicyseen=is not valid; Path=/', base);
+    const error = await caught(session.authedFetch(`${base}/detail`));
+    expect(error.reason).toBe('session [redacted] is not valid here');
+  });
+
   it('keeps only the first 64 KiB of a long error body', async () => {
     const session = await loggedIn();
     const error = await caught(session.authedFetch(`${base}/huge`));
