@@ -5,10 +5,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import zlib from 'node:zlib';
-import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError, DEFAULT_MAX_RESPONSE_BYTES, Session } from '../../src/index.js';
+import { bundleChild } from '../support/bundle-child.js';
 import { caught } from '../support/caught.js';
+import { listenLocal } from '../support/local-server.js';
 
 // A raw TCP server writing HTTP answers by hand, so that each test controls the encoding,
 // Content-Length and `Connection: close` followed by FIN: the case that crashes undici's fetch.
@@ -114,26 +115,10 @@ beforeAll(async () => {
     });
     socket.on('error', () => undefined);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  if (address === null || typeof address === 'string') throw new Error('no port');
-  base = `http://127.0.0.1:${address.port}`;
+  base = await listenLocal(server);
   // The child is plain node: bundle it once (esbuild takes milliseconds).
   root = await mkdtemp(join(tmpdir(), 'scratchlab-body-limit-'));
-  child = join(root, 'body-limit-child.mjs');
-  await build({
-    entryPoints: [fileURLToPath(new URL('../support/body-limit-child.ts', import.meta.url))],
-    outfile: child,
-    bundle: true,
-    format: 'esm',
-    platform: 'node',
-    target: 'node20',
-    logLevel: 'silent',
-    // undici's CommonJS inside an ESM bundle needs a `require`.
-    banner: {
-      js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);",
-    },
-  });
+  child = await bundleChild('body-limit-child', root);
 }, 60_000);
 
 afterAll(async () => {

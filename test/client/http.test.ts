@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { retryAfterMs } from '../../src/http.js';
 import { ApiError, Session, type SessionOptions } from '../../src/index.js';
 import { caught } from '../support/caught.js';
+import { closeLocal, listenLocal } from '../support/local-server.js';
 
 // A tiny real server over loopback whose answers each test scripts: this tests the client's
 // retry and timeout rules against real sockets, not a stubbed fetch.
@@ -18,13 +19,9 @@ const server = createServer((req, res) => {
 });
 
 beforeAll(async () => {
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  base = await listenLocal(server);
 });
-afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
-});
+afterAll(() => closeLocal(server));
 
 const session = (options: SessionOptions = {}) =>
   new Session({ hosts: { api: base, site: base }, ...options });

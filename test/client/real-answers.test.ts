@@ -1,10 +1,10 @@
 import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { quoteUnsafeIntegers } from '../../src/answers.js';
 import { ApiError, Session } from '../../src/index.js';
 import { MAX_JSON_DEPTH } from '../../src/json.js';
 import { caught } from '../support/caught.js';
+import { closeLocal, listenLocal } from '../support/local-server.js';
 
 // Answers shaped like the real service's (WIRE.md §10), served verbatim over loopback.
 const answers: Record<string, string> = {
@@ -26,13 +26,9 @@ const server = createServer((req, res) => {
 });
 let base = '';
 beforeAll(async () => {
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  base = await listenLocal(server);
 });
-afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
-});
+afterAll(() => closeLocal(server));
 const session = (site = base) => new Session({ hosts: { api: base, site }, retries: 0 });
 
 describe('real answers are read faithfully', () => {

@@ -1,10 +1,10 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { inspect } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_ERROR_BODY_CHARS } from '../../src/http.js';
 import { ApiError, Session } from '../../src/index.js';
 import { caught } from '../support/caught.js';
+import { closeLocal, listenLocal } from '../support/local-server.js';
 import { useSandbox } from '../support/sandbox.js';
 
 // A small real site over loopback that logs in like the platform, then echoes the session's
@@ -102,13 +102,9 @@ const server = createServer((req, res) => {
 });
 
 beforeAll(async () => {
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  base = await listenLocal(server);
 });
-afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
-});
+afterAll(() => closeLocal(server));
 
 async function loggedIn(): Promise<Session> {
   const session = new Session({ hosts: { site: base, api: base, projects: base }, retries: 0 });

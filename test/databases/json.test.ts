@@ -2,10 +2,9 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { chmod, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { hostname, tmpdir as osTmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JsonDatabase } from '../../src/databases/json-database.js';
+import { bundleChild } from '../support/bundle-child.js';
 import { databaseContract } from '../support/database-contract.js';
 import { stateAfter, writesIn } from '../support/json-crash-states.js';
 
@@ -151,7 +150,7 @@ describe('JsonDatabase after SIGKILL', () => {
   let child: string;
 
   beforeAll(async () => {
-    child = await bundleChild('json-crash-child');
+    child = await bundleChild('json-crash-child', root);
   });
 
   it('always holds the last reported state or the one being written', async () => {
@@ -203,25 +202,6 @@ function spawnChild(script: string, args: string[]) {
   return { proc, exited, out: () => out, err: () => err };
 }
 
-/** Bundles a child script of ../support into plain node ESM (esbuild takes milliseconds). */
-async function bundleChild(name: string): Promise<string> {
-  const outfile = join(root, `${name}.mjs`);
-  await build({
-    entryPoints: [fileURLToPath(new URL(`../support/${name}.ts`, import.meta.url))],
-    outfile,
-    bundle: true,
-    format: 'esm',
-    platform: 'node',
-    target: 'node20',
-    logLevel: 'silent',
-    // proper-lockfile is CommonJS and requires node's modules: give the bundle a require.
-    banner: {
-      js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
-    },
-  });
-  return outfile;
-}
-
 function waitFor(check: () => boolean, timeout: number): Promise<void> {
   return new Promise((resolve, reject) => {
     const started = Date.now();
@@ -246,7 +226,7 @@ describe('JsonDatabase with several writers on one file', () => {
   let child: string;
 
   beforeAll(async () => {
-    child = await bundleChild('json-writer-child');
+    child = await bundleChild('json-writer-child', root);
   });
 
   const run = (path: string, prefix: string, count: number) =>
