@@ -65,9 +65,46 @@ export function tableBundle(value: unknown, options: TableBundleOptions = {}): M
   return table ? bundleOf(table, options.siteUrl) : null;
 }
 
-/** Any value as text, as tslab would print it (secrets stay redacted by their own `inspect`). */
-export function textBundle(value: unknown): MimeBundle {
-  return { 'text/plain': typeof value === 'string' ? value : inspect(value, { depth: 4 }) };
+/**
+ * Any value as text, as Node's REPL prints it (secrets stay redacted by their own `inspect`); a
+ * string as itself unless `quoteStrings` (a cell's value shows quoted, as in IPython).
+ */
+export function textBundle(value: unknown, quoteStrings = false): MimeBundle {
+  return { 'text/plain': typeof value === 'string' && !quoteStrings ? value : inspect(value, { depth: 4 }) };
+}
+
+/** The key of the display protocol tslab and Deno share: `obj[key]()` answers a MIME bundle. */
+export const JUPYTER_DISPLAY = Symbol.for('Jupyter.display');
+
+/** Options of {@link resultBundle}. */
+export interface ResultBundleOptions extends TableBundleOptions {
+  /** Show a string value quoted (a cell's value), not as its text (`display('text')`). */
+  quoteStrings?: boolean;
+}
+
+/** The bundle of a value with a `[Symbol.for('Jupyter.display')]()` method, or `null`. */
+async function ownBundle(value: unknown): Promise<MimeBundle | null> {
+  if ((typeof value !== 'object' && typeof value !== 'function') || value === null) return null;
+  const method = (value as Record<symbol, unknown>)[JUPYTER_DISPLAY];
+  if (typeof method !== 'function') return null;
+  const bundle: unknown = await method.call(value);
+  if (typeof bundle !== 'object' || bundle === null || Array.isArray(bundle)) {
+    throw new TypeError(
+      '[Symbol.for("Jupyter.display")]() must return a MIME bundle: { "text/plain": …, … }',
+    );
+  }
+  const data = { ...(bundle as MimeBundle) };
+  // Every output carries a text twin, for consoles and for nbconvert's text exports.
+  if (!('text/plain' in data)) data['text/plain'] = inspect(value, { depth: 2 });
+  return data;
+}
+
+/**
+ * What a value shows as: its own bundle (the Jupyter display protocol), a table for records (for
+ * any array of objects with `anyValue`), else text.
+ */
+export async function resultBundle(value: unknown, options: ResultBundleOptions = {}): Promise<MimeBundle> {
+  return (await ownBundle(value)) ?? tableBundle(value, options) ?? textBundle(value, options.quoteStrings);
 }
 
 /** A chart: its Vega-Lite spec, the same chart as SVG, and `summary` as the text fallback. */

@@ -1,0 +1,75 @@
+/**
+ * `display(value, options?)`, the kernel's global (as in IPython, tslab and Deno): shows a value
+ * as a new output of the calling cell and answers a handle whose `update(value)` replaces that
+ * output in place (a `display_id` and `update_display_data`), from this cell or a later one.
+ *
+ * Objects with a `[Symbol.for('Jupyter.display')]()` method (charts from `plot`, for one) show
+ * from their own MIME bundle, records and any array of objects as tables, anything else as text.
+ */
+import type { RecordKind } from 'scratchlab/presentation';
+import { newDisplayId, resultBundle, sendDisplay, updateDisplay } from './display.js';
+import type { HelperContext } from './helpers.js';
+import { currentWriter, type MimeBundle } from './tslab.js';
+
+/** Options of `display` and of its handle's `update`. */
+export interface DisplayOptions {
+  /** Rows shown at most in a table (default 40; `Infinity` for all). */
+  rows?: number;
+  /** The kind of the records, when their shape alone does not tell (e.g. an empty array). */
+  kind?: RecordKind;
+}
+
+/** What `display` answers. */
+export interface DisplayHandle {
+  /** The output's `display_id`. */
+  readonly id: string;
+  /** Replaces the output with `value`; settles once the update is sent. */
+  update(value: unknown, options?: DisplayOptions): Promise<void>;
+}
+
+/** `display(value, options?)`. */
+export type Display = (value: unknown, options?: DisplayOptions) => DisplayHandle;
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return (
+    (typeof value === 'object' || typeof value === 'function') &&
+    value !== null &&
+    typeof (value as { then?: unknown }).then === 'function'
+  );
+}
+
+/** The bundle `display` sends for `value` (awaited first if it is a promise or a paged list). */
+export async function displayBundle(
+  value: unknown,
+  options: DisplayOptions,
+  siteUrl: string | undefined,
+): Promise<MimeBundle> {
+  const resolved: unknown = isThenable(value) ? await value : value;
+  return resultBundle(resolved, { siteUrl, rows: options.rows, kind: options.kind, anyValue: true });
+}
+
+/** Creates `display`. */
+export function createDisplay(context: HelperContext): Display {
+  return (value, options = {}) => {
+    const id = newDisplayId();
+    // Bound now: the output belongs to the calling cell even if it is sent after an await.
+    const writer = currentWriter() ?? undefined;
+    let last: Promise<void> = context.pending.track(
+      (async () =>
+        sendDisplay(await displayBundle(value, options, context.siteUrl()), { writer, displayId: id }))(),
+    );
+    return {
+      id,
+      update(next, nextOptions = options) {
+        // In order: an update never overtakes the output it replaces.
+        last = context.pending.track(
+          last.then(
+            async () => updateDisplay(await displayBundle(next, nextOptions, context.siteUrl()), id),
+            async () => updateDisplay(await displayBundle(next, nextOptions, context.siteUrl()), id),
+          ),
+        );
+        return last;
+      },
+    };
+  };
+}

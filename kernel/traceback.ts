@@ -1,0 +1,195 @@
+/**
+ * Errors of cells as Jupyter shows them: `ename`, `evalue` and a traceback whose frames name the
+ * cells' own lines (`Cell In[4], line 2`), as IPython does.
+ *
+ * Cells run under the file name `Cell In[n]` (see ./cell-files.ts), so their frames carry it. tslab
+ * compiles a cell (TypeScript → ES module → CommonJS) without a source map, so a frame's line of
+ * compiled code is matched back to the cell line holding the same names and literals: type
+ * annotations and `exports.` prefixes aside, compiled statements keep the words of their source.
+ * Frames of the kernel itself (tslab, this folder, Node's internals) are left out.
+ */
+import { inspect } from 'node:util';
+
+/** What Jupyter's `error` output and reply carry. */
+export interface CellError {
+  ename: string;
+  evalue: string;
+  traceback: string[];
+}
+
+/** A TypeScript diagnostic as tslab reports it: 1-based line and column in the cell. */
+export interface Diagnostic {
+  file?: string;
+  line: number;
+  column: number;
+  message: string;
+}
+
+/** The name cells run under; frames of cell `count` name this file. */
+export function cellFileName(count: number): string {
+  return `Cell In[${count}]`;
+}
+
+/** Sources of the cells run so far (the last {@link MAX_CELLS}), and their compiled code. */
+export class CellSources {
+  static readonly MAX_CELLS = 1000;
+  readonly #cells = new Map<string, { source: string[]; compiled?: string[] }>();
+
+  /** Records the source of the cell running under `file`. */
+  add(file: string, source: string): void {
+    this.#cells.delete(file);
+    this.#cells.set(file, { source: source.split('\n') });
+    if (this.#cells.size > CellSources.MAX_CELLS) {
+      const oldest = this.#cells.keys().next().value;
+      if (oldest !== undefined) this.#cells.delete(oldest);
+    }
+  }
+
+  /** Records the code actually run for `file`. */
+  compiled(file: string, code: string): void {
+    const cell = this.#cells.get(file);
+    if (cell) cell.compiled = code.split('\n');
+  }
+
+  get(file: string): { source: string[]; compiled?: string[] } | undefined {
+    return this.#cells.get(file);
+  }
+}
+
+const TOKEN = /[A-Za-z_$][\w$]*|\d+(?:\.\d+)?|'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*"|`(?:[^`\\]|\\.)*`/g;
+/** Words the compiler adds to statements. */
+const ADDED = new Set(['exports', 'tsLastExpr', 'void', 'require', 'default', '__awaiter', 'yield']);
+
+function tokens(line: string): string[] {
+  return (line.match(TOKEN) ?? []).filter((t) => !ADDED.has(t));
+}
+
+/**
+ * The 1-based cell line of compiled line `compiledLine` (1-based), or `null` when no line of the
+ * cell holds most of its words.
+ */
+export function sourceLineOf(
+  source: readonly string[],
+  compiled: readonly string[],
+  compiledLine: number,
+): number | null {
+  const wanted = tokens(compiled[compiledLine - 1] ?? '');
+  if (wanted.length === 0) return null;
+  let best: number | null = null;
+  let bestScore = 0;
+  source.forEach((line, index) => {
+    const have = tokens(line);
+    const pool = new Map<string, number>();
+    for (const t of have) pool.set(t, (pool.get(t) ?? 0) + 1);
+    let hits = 0;
+    for (const t of wanted) {
+      const n = pool.get(t) ?? 0;
+      if (n > 0) {
+        hits++;
+        pool.set(t, n - 1);
+      }
+    }
+    // Most of the compiled line's words, and the fewest extra words (the tightest match).
+    const score = hits / wanted.length - (have.length - hits) / (100 * Math.max(have.length, 1));
+    if (score > bestScore) {
+      bestScore = score;
+      best = index + 1;
+    }
+  });
+  return bestScore >= 0.5 ? best : null;
+}
+
+/** Frames of the kernel's own machinery: never shown. */
+function isInternalFrame(location: string): boolean {
+  return (
+    location.startsWith('node:') ||
+    location.includes('/node_modules/tslab/') ||
+    location.includes('/dist/kernel/') ||
+    location.includes('evalmachine.<anonymous>') ||
+    location === 'scratchlab preload' ||
+    location.startsWith('scratchlab preload:') ||
+    location === 'native' ||
+    location === '<anonymous>'
+  );
+}
+
+const FRAME = /^\s*at (?:(.*?) \()?(.*?)(?::(\d+):(\d+))?\)?$/;
+
+/** `----> 2 code` with its neighbours, as IPython prints a frame. */
+function excerpt(source: readonly string[], line: number): string {
+  const width = String(Math.min(source.length, line + 1)).length;
+  const lines: string[] = [];
+  for (let n = Math.max(1, line - 1); n <= Math.min(source.length, line + 1); n++) {
+    const mark = n === line ? '---->' : '     ';
+    lines.push(`${mark} ${String(n).padStart(width)} ${source[n - 1]}`);
+  }
+  return lines.join('\n');
+}
+
+/** The traceback entries of an error's stack, cell frames first-class, internals left out. */
+export function stackFrames(stack: string, cells: CellSources): string[] {
+  const frames: string[] = [];
+  for (const raw of stack.split('\n')) {
+    const match = FRAME.exec(raw);
+    if (!match || !raw.trimStart().startsWith('at ')) continue;
+    const [, fn, location = '', lineText] = match;
+    if (isInternalFrame(location)) continue;
+    const cell = cells.get(location);
+    if (cell) {
+      const at = Number(lineText);
+      // The first and last compiled lines are tslab's wrapper around the cell: not the user's code.
+      if (!cell.compiled || !lineText || at <= 1 || at >= cell.compiled.length) continue;
+      const line = sourceLineOf(cell.source, cell.compiled, at);
+      const where = line === null ? location : `${location}, line ${line}`;
+      const name = fn && fn !== 'eval' && !fn.startsWith('Object.') && fn !== 'exports' ? ` in ${fn}` : '';
+      frames.push(line === null ? `${where}${name}` : `${where}${name}\n${excerpt(cell.source, line)}`);
+      continue;
+    }
+    frames.push(raw.trim());
+  }
+  return frames;
+}
+
+/** `ename`/`evalue`/`traceback` of a thrown value. `oneLine` errors (the SDK's) show no frames. */
+export function cellError(
+  thrown: unknown,
+  cells: CellSources,
+  options: { oneLine?: boolean; hint?: string } = {},
+): CellError {
+  let ename: string;
+  let evalue: string;
+  let frames: string[] = [];
+  if (thrown instanceof Error) {
+    ename = thrown.name || thrown.constructor?.name || 'Error';
+    evalue = thrown.message;
+    if (!options.oneLine && typeof thrown.stack === 'string') frames = stackFrames(thrown.stack, cells);
+  } else {
+    ename = 'Uncaught';
+    evalue = inspect(thrown, { depth: 2 });
+  }
+  const last = `${ename}: ${evalue.replace(/\s*\n\s*/g, options.oneLine ? ' ' : '\n')}`;
+  const traceback = [...frames, last];
+  if (options.hint) traceback.push(options.hint);
+  return { ename, evalue, traceback };
+}
+
+/** A failed compilation: each diagnostic with its cell line. */
+export function diagnosticsError(
+  diagnostics: readonly Diagnostic[],
+  file: string,
+  cells: CellSources,
+): CellError {
+  const source = cells.get(file)?.source ?? [];
+  const traceback = diagnostics.map((d) => {
+    const where = `${d.file ?? file}, line ${d.line}, column ${d.column}`;
+    const code = d.file ? undefined : source[d.line - 1];
+    const caret = code === undefined ? '' : `\n    ${code}\n    ${' '.repeat(Math.max(0, d.column - 1))}^`;
+    return `${where}${caret}\nerror: ${d.message}`;
+  });
+  const first = diagnostics[0];
+  return {
+    ename: 'TSError',
+    evalue: first ? `${file}, line ${first.line}: ${first.message}` : 'the cell did not compile',
+    traceback,
+  };
+}

@@ -1,0 +1,76 @@
+"""Drives a real kernel through jupyter_client, as a front end does, for the kernel tests.
+
+Reads one JSON object from stdin:
+    {"kernel": NAME, "cwd": DIR, "requests": [REQUEST, ...], "timeout": SECONDS}
+where a REQUEST is {"execute": CODE} or {"inspect": CODE, "cursor": N} or {"kernel_info": true},
+and writes one JSON object to stdout: {"results": [RESULT, ...]} where each RESULT holds the reply's
+content and, for executions, every iopub message whose parent is the request, in order, up to its
+`idle` status: [{"type": ..., "content": ...}, ...]. A missing message is a timeout (recorded in
+"error"), never a hang.
+"""
+
+import json
+import sys
+import time
+
+from jupyter_client.manager import start_new_kernel
+
+
+def collect(client, msg_id, timeout):
+    """The iopub messages of one request, up to its idle status."""
+    messages = []
+    deadline = time.monotonic() + timeout
+    while True:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            return messages, "no idle status within %ss" % timeout
+        try:
+            msg = client.get_iopub_msg(timeout=left)
+        except Exception:  # queue.Empty
+            return messages, "no idle status within %ss" % timeout
+        if msg["parent_header"].get("msg_id") != msg_id:
+            continue
+        kind = msg["msg_type"]
+        messages.append({"type": kind, "content": msg["content"]})
+        if kind == "status" and msg["content"]["execution_state"] == "idle":
+            return messages, None
+
+
+def main():
+    job = json.load(sys.stdin)
+    timeout = job.get("timeout", 60)
+    manager, client = start_new_kernel(kernel_name=job["kernel"], cwd=job["cwd"], startup_timeout=60)
+    results = []
+    try:
+        for request in job["requests"]:
+            if "execute" in request:
+                msg_id = client.execute(request["execute"], store_history=True)
+            elif "inspect" in request:
+                msg_id = client.inspect(request["inspect"], request.get("cursor", len(request["inspect"])))
+            elif "complete" in request:
+                msg_id = client.complete(request["complete"], request.get("cursor", len(request["complete"])))
+            else:
+                msg_id = client.kernel_info()
+            try:
+                reply = client.get_shell_msg(timeout=timeout)
+                while reply["parent_header"].get("msg_id") != msg_id:
+                    reply = client.get_shell_msg(timeout=timeout)
+                content = reply["content"]
+            except Exception:
+                content = None
+            messages, error = collect(client, msg_id, timeout)
+            result = {"reply": content, "iopub": messages}
+            if content is None:
+                error = error or "no reply within %ss" % timeout
+            if error:
+                result["error"] = error
+            results.append(result)
+            if error and job.get("stop_on_timeout", True):
+                break
+    finally:
+        client.stop_channels()
+        manager.shutdown_kernel(now=False)
+    json.dump({"results": results}, sys.stdout)
+
+
+main()
