@@ -13,6 +13,7 @@
  */
 import { runAs } from './cell-files.js';
 import { resultBundle } from './display.js';
+import { isThenable } from './helpers.js';
 import type { PendingDisplays } from './pending-displays.js';
 import type { CellOutcome } from './server.js';
 import {
@@ -52,13 +53,6 @@ export function errorClassesOf(namespace: Record<string, unknown>): ErrorClass[]
 
 const NOTHING = Symbol('no value');
 
-function isThenable(value: unknown): value is PromiseLike<unknown> {
-  return (
-    (typeof value === 'object' || typeof value === 'function') &&
-    value !== null &&
-    typeof (value as { then?: unknown }).then === 'function'
-  );
-}
 
 export class CellRunner {
   readonly cells = new CellSources();

@@ -30,13 +30,6 @@ export interface DisplayHandle {
 /** `display(value, options?)`. */
 export type Display = (value: unknown, options?: DisplayOptions) => DisplayHandle;
 
-function isThenable(value: unknown): value is PromiseLike<unknown> {
-  return (
-    (typeof value === 'object' || typeof value === 'function') &&
-    value !== null &&
-    typeof (value as { then?: unknown }).then === 'function'
-  );
-}
 
 /** The bundle `display` sends for `value` (awaited first if it is a promise or a paged list). */
 export async function displayBundle(

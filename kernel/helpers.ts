@@ -48,7 +48,8 @@ export type Show = (value: unknown, options?: ShowOptions) => Promise<void>;
 /** `plot(data, options?)`: shows the chart in the calling cell and answers it. */
 export type Plot = (data: PlotInput, options?: PlotOptions) => Promise<Chart>;
 
-function isThenable(value: unknown): value is PromiseLike<unknown> {
+/** Whether `value` can be awaited (a promise, a `PagedList`). */
+export function isThenable(value: unknown): value is PromiseLike<unknown> {
   return (
     (typeof value === 'object' || typeof value === 'function') &&
     value !== null &&

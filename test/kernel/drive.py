@@ -2,7 +2,8 @@
 
 Reads one JSON object from stdin:
     {"kernel": NAME, "cwd": DIR, "requests": [REQUEST, ...], "timeout": SECONDS}
-where a REQUEST is {"execute": CODE} or {"inspect": CODE, "cursor": N} or {"kernel_info": true},
+where a REQUEST is {"execute": CODE}, {"inspect": CODE, "cursor": N}, {"kernel_info": true}, or
+{"batch": [CODE, ...], "stop_on_error": BOOL} (sent all at once, then answered one by one),
 and writes one JSON object to stdout: {"results": [RESULT, ...]} where each RESULT holds the reply's
 content and, for executions, every iopub message whose parent is the request, in order, up to its
 `idle` status: [{"type": ..., "content": ...}, ...]. A missing message is a timeout (recorded in
@@ -43,6 +44,20 @@ def main():
     results = []
     try:
         for request in job["requests"]:
+            if "batch" in request:
+                # Sent all at once, as "run all" does; then each reply and its messages in turn.
+                ids = [client.execute(code, stop_on_error=request.get("stop_on_error", True)) for code in request["batch"]]
+                replies = {}
+                while not all(msg_id in replies for msg_id in ids):
+                    reply = client.get_shell_msg(timeout=timeout)
+                    replies[reply["parent_header"].get("msg_id")] = reply["content"]
+                for msg_id in ids:
+                    messages, error = collect(client, msg_id, timeout)
+                    result = {"reply": replies.get(msg_id), "iopub": messages}
+                    if error:
+                        result["error"] = error
+                    results.append(result)
+                continue
             if "execute" in request:
                 msg_id = client.execute(request["execute"], store_history=True)
             elif "inspect" in request:

@@ -191,3 +191,51 @@ export async function screenshot(home: JupyterHome, file: string, size = '1200,2
   );
   return png;
 }
+
+/** A request for test/kernel/drive.py. */
+export type DriveRequest =
+  | { execute: string }
+  | { inspect: string; cursor?: number }
+  | { complete: string; cursor?: number }
+  | { kernel_info: true }
+  | { batch: string[]; stop_on_error?: boolean };
+
+/** One iopub message of a request. */
+export interface IopubMessage {
+  type: string;
+  content: Record<string, unknown>;
+}
+
+/** What drive.py answers per request: the shell reply and the request's iopub messages up to idle. */
+export interface DriveResult {
+  reply: Record<string, unknown> | null;
+  iopub: IopubMessage[];
+  error?: string;
+}
+
+/**
+ * Starts `kernel` in `cwd` through jupyter_client (test/kernel/drive.py) and sends `requests` one
+ * after the other, as a front end does; every wait is bounded by `timeout` seconds.
+ */
+export async function drive(
+  home: JupyterHome,
+  kernel: string,
+  cwd: string,
+  requests: DriveRequest[],
+  timeout = 60,
+): Promise<DriveResult[]> {
+  mkdirSync(cwd, { recursive: true });
+  const job = JSON.stringify({ kernel, cwd, requests, timeout });
+  const child = execFile('/usr/bin/python3', [join(import.meta.dirname, 'drive.py')], {
+    env: home.env,
+    maxBuffer: 256 << 20,
+  });
+  child.stdin?.end(job);
+  const out: string[] = [];
+  const err: string[] = [];
+  child.stdout?.on('data', (chunk: Buffer) => out.push(chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => err.push(chunk.toString()));
+  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+  if (code !== 0) throw new Error(`drive.py exited with ${code}:\n${err.join('')}`);
+  return (JSON.parse(out.join('')) as { results: DriveResult[] }).results;
+}

@@ -23,6 +23,17 @@ const streams = (cell: Cell, name: 'stdout' | 'stderr') =>
     .map((o) => text(o.text))
     .join('');
 const displays = (cell: Cell) => (cell.outputs ?? []).filter((o) => o.output_type === 'display_data');
+/** The cell's `Out[n]` bundle. */
+const result = (cell: Cell) => {
+  const found = (cell.outputs ?? []).filter((o) => o.output_type === 'execute_result');
+  expect(found.length, JSON.stringify(cell.outputs)).toBe(1);
+  return found[0]!.data as Record<string, string | string[]>;
+};
+const plain = (cell: Cell) => text(result(cell)['text/plain']);
+const errorOf = (cell: Cell) =>
+  (cell.outputs ?? []).find((o) => o.output_type === 'error') as
+    | { ename: string; evalue: string; traceback: string[] }
+    | undefined;
 
 describe.skipIf(!hasJupyter)('the kernel under Jupyter', () => {
   let home: JupyterHome;
@@ -78,25 +89,25 @@ describe.skipIf(!hasJupyter)('the kernel under Jupyter', () => {
     const { notebook } = await execute('behaviour', cells, { allowErrors: true });
     const c = notebook.cells;
 
-    // The session prints redacted.
-    expect(streams(c[0]!, 'stdout')).toMatch(
+    // Every code cell has its count: In [n] / Out[n].
+    expect(c.map((cell) => (cell as unknown as { execution_count: number }).execution_count)).toEqual(
+      c.map((_, i) => i + 1),
+    );
+    // The session prints redacted, as the cell's value.
+    expect(plain(c[0]!)).toMatch(
       /^Session \{ user: "demo_scratcher", loggedIn: true, .*xToken: \[redacted\]/,
     );
-    // A record as a cell's value: one table bundle.
-    expect(displays(c[1]!)).toHaveLength(1);
-    expect(Object.keys(displays(c[1]!)[0]!.data!).sort()).toEqual(['text/html', 'text/plain']);
-    expect(text(displays(c[1]!)[0]!.data!['text/html'] as string)).toContain('demo_scratcher');
-    // A PagedList value is awaited: its first page as a table, which says it is a window.
-    expect(text(displays(c[2]!)[0]!.data!['text/html'] as string)).toMatch(
-      /users: first 40 — \.all\(\) fetches all/,
-    );
-    // show() in the middle of a cell.
+    expect(streams(c[0]!, 'stdout')).toBe('');
+    // A record as a cell's value: one table bundle, as Out[2].
+    expect(Object.keys(result(c[1]!)).sort()).toEqual(['text/html', 'text/plain']);
+    expect(text(result(c[1]!)['text/html'])).toContain('demo_scratcher');
+    // A PagedList value is awaited: its first page as a table.
+    expect(text(result(c[2]!)['text/html'])).toMatch(/users: first 40 — \.all\(\) fetches all/);
+    // show() in the middle of a cell, then the cell's value.
     expect(displays(c[3]!)).toHaveLength(1);
-    expect(streams(c[3]!, 'stdout')).toContain('after show');
+    expect(plain(c[3]!)).toBe("'after show'");
     // Exports and types are visible.
-    expect(streams(c[4]!, 'stdout')).toContain(
-      "[ 'function', 'function', 'function', 'function', 'function' ]",
-    );
+    expect(plain(c[4]!)).toBe("[ 'function', 'function', 'function', 'function', 'function' ]");
     // plot: one bundle of three MIME types.
     const chart = displays(c[5]!);
     expect(chart).toHaveLength(1);
@@ -107,18 +118,22 @@ describe.skipIf(!hasJupyter)('the kernel under Jupyter', () => {
     expect(displays(c[6]!)).toHaveLength(1);
     expect(displays(c[7]!)).toHaveLength(2);
     expect(streams(c[7]!, 'stdout')).toBe('');
-    // An ApiError: one line, no stack.
-    const apiError = streams(c[8]!, 'stderr');
-    expect(apiError).toMatch(/^ApiError: GET http:\/\/127\.0\.0\.1:\d+\/api\/projects\/1 → 404: NotFound\n$/);
-    // A type error is reported with its position.
-    expect(streams(c[9]!, 'stderr')).toMatch(/1:7 - Type 'string' is not assignable to type 'number'/);
+    // An ApiError: one line, no stack, as an error output (not stderr).
+    expect(errorOf(c[8]!)?.traceback).toEqual([
+      expect.stringMatching(/^ApiError: GET http:\/\/127\.0\.0\.1:\d+\/api\/projects\/1 → 404: NotFound$/),
+    ]);
+    expect(streams(c[8]!, 'stderr')).toBe('');
+    // A type error is reported with its cell and line.
+    expect(errorOf(c[9]!)?.evalue).toBe(
+      "Cell In[10], line 1: Type 'string' is not assignable to type 'number'.",
+    );
     // live(): one display, updated in place to the final chart.
     const liveOut = displays(c[10]!);
     expect(liveOut).toHaveLength(1);
     expect(Object.keys(liveOut[0]!.data!)).toContain('image/svg+xml');
     expect(text(liveOut[0]!.data!['text/plain'] as string)).toMatch(/score 40 \(5 changes\)\n\(stopped\)$/);
-    expect(streams(c[11]!, 'stdout')).toBe('5\n');
-    expect(streams(c[12]!, 'stdout')).not.toMatch(/token/i);
+    expect(plain(c[11]!)).toBe('5');
+    expect(plain(c[12]!)).not.toMatch(/token/i);
 
     const all = JSON.stringify(notebook);
     for (const pattern of SECRET_PATTERNS) expect(all).not.toMatch(pattern);
@@ -143,7 +158,19 @@ describe.skipIf(!hasJupyter)('the kernel under Jupyter', () => {
     const { notebook } = await execute('site', ['[session.loggedIn, session.siteHost]', 'typeof ApiError'], {
       kernel: 'scratchlab',
     });
-    expect(streams(notebook.cells[0]!, 'stdout')).toBe("[ false, 'https://scratch.mit.edu' ]\n");
-    expect(streams(notebook.cells[1]!, 'stdout')).toBe('function\n');
+    expect(plain(notebook.cells[0]!)).toBe("[ false, 'https://scratch.mit.edu' ]");
+    expect(plain(notebook.cells[1]!)).toBe("'function'");
+  });
+
+  it('on the site kernel, explains a LoginRequiredError with the environment variables, never a password in a cell', async () => {
+    const { notebook } = await execute('login-required', ["session.requireAuth('reading your messages')"], {
+      kernel: 'scratchlab',
+      allowErrors: true,
+    });
+    const error = errorOf(notebook.cells[0]!);
+    expect(error?.ename).toBe('LoginRequiredError');
+    const shown = [error?.evalue, ...(error?.traceback ?? [])].join('\n');
+    expect(shown).toMatch(/SCRATCH_USERNAME and SCRATCH_PASSWORD/);
+    expect(shown).not.toMatch(/session\.login\(|password\)/);
   });
 });

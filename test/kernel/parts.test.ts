@@ -1,16 +1,24 @@
 // The kernel's parts in-process (no Jupyter): the preload, the package bridge, display bundles,
-// cell output and pending displays.
+// tracebacks, Shift-Tab help, display() and pending displays.
 import { EventEmitter } from 'node:events';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createCellOutput, errorClassesOf, oneLineError } from '../../kernel/cell-output.js';
-import { chartBundle, tableBundle, VEGA_LITE_MIME } from '../../kernel/display.js';
+import { chartBundle, resultBundle, tableBundle, VEGA_LITE_MIME } from '../../kernel/display.js';
+import { createDisplay } from '../../kernel/display-helper.js';
 import { exportedNames } from '../../kernel/exported-names.js';
-import { createShow, plotBundle, valueBundle } from '../../kernel/helpers.js';
+import { plotBundle, valueBundle } from '../../kernel/helpers.js';
 import { createLive } from '../../kernel/live.js';
 import { mainDeclarations, virtualDeclarations } from '../../kernel/package-resolution.js';
 import { PendingDisplays } from '../../kernel/pending-displays.js';
 import { PRELOAD_NAMES, preloadSource } from '../../kernel/preload.js';
+import { quickInfoText } from '../../kernel/quick-info.js';
+import {
+  CellSources,
+  cellError,
+  diagnosticsError,
+  sourceLineOf,
+  stackFrames,
+} from '../../kernel/traceback.js';
 import { type DisplayMessage, jupyter, tslabTypeScript } from '../../kernel/tslab.js';
 import * as sdk from '../../src/index.js';
 import { logsChartSpec } from '../../src/presentation/index.js';
@@ -154,69 +162,151 @@ describe('display bundles', () => {
   });
 });
 
-describe('cell output', () => {
-  const setup = () => {
-    const pending = new PendingDisplays();
-    const show = createShow({ pending, siteUrl: () => undefined });
-    const output = createCellOutput({
-      pending,
-      show,
-      pagedList: sdk.PagedList,
-      errorClasses: errorClassesOf(sdk),
-      siteUrl: () => undefined,
-    });
-    return { pending, output };
-  };
-
-  it("turns a cell's records into a table and leaves other values to console.log", () => {
-    const sent = captureDisplays();
-    const log = vi.spyOn(console, 'log').mockImplementation(() => {});
-    const { output } = setup();
-    output.console.log([project(1, 'A')]);
-    output.console.log(42);
-    expect(sent).toHaveLength(1);
-    expect(sent[0]!.data['text/html']).toContain('<table');
-    expect(log).toHaveBeenCalledWith(42);
+describe('tracebacks', () => {
+  it('finds the cell line of a compiled line by its words, ignoring type annotations and exports', () => {
+    const source = [
+      'interface X { a: number }',
+      'const x: X = { a: 1 };',
+      '',
+      'function f(n: number) {',
+      "  throw new Error('boom ' + n);",
+      '}',
+      'f(x.a)',
+    ];
+    const compiled = [
+      '(function(exports, require) { Object.defineProperty(exports, "__esModule", { value: true });',
+      'const x = { a: 1 };',
+      'exports.x = x;',
+      'function f(n) {',
+      "    throw new Error('boom ' + n);",
+      '}',
+      'exports.tsLastExpr = f(x.a);',
+      '})',
+    ];
+    expect(sourceLineOf(source, compiled, 2)).toBe(2);
+    expect(sourceLineOf(source, compiled, 5)).toBe(5);
+    expect(sourceLineOf(source, compiled, 7)).toBe(7);
   });
 
-  it('awaits a PagedList value, and the cell waits for it', async () => {
-    const sent = captureDisplays();
-    const { pending, output } = setup();
-    const list = new sdk.PagedList(async () => [user(1, 'alice')]);
-    output.console.log(list);
-    expect(sent).toHaveLength(0);
-    expect(await pending.settle(() => {})).toBe(true);
-    expect(sent).toHaveLength(1);
-    expect(sent[0]!.data['text/plain']).toMatch(/alice/);
+  it("keeps the cells' frames with their lines and drops the kernel's", () => {
+    const cells = new CellSources();
+    cells.add('Cell In[4]', "const a = 1;\nthrow new Error('x');");
+    cells.compiled(
+      'Cell In[4]',
+      "(function(exports, require) { Object.defineProperty(exports, '__esModule', { value: true });\nconst a = 1;\nthrow new Error('x');\n})(__tslab__.exports, __tslab__.require)",
+    );
+    const stack = [
+      'Error: x',
+      '    at Cell In[4]:3:7',
+      '    at Cell In[4]:4:3',
+      '    at Script.runInThisContext (node:vm:137:12)',
+      '    at Object.execute (/x/node_modules/tslab/dist/executor.js:160:38)',
+      '    at evalmachine.<anonymous>:1:1',
+      '    at CellRunner.run (/x/dist/kernel/cell-runner.js:10:2)',
+      '    at helper (/home/me/project/lib.js:3:9)',
+    ].join('\n');
+    expect(stackFrames(stack, cells)).toEqual([
+      "Cell In[4], line 2\n      1 const a = 1;\n----> 2 throw new Error('x');",
+      'at helper (/home/me/project/lib.js:3:9)',
+    ]);
+    const error = cellError(
+      Object.assign(new TypeError('bad'), {
+        stack: `TypeError: bad\n${stack.split('\n').slice(1).join('\n')}`,
+      }),
+      cells,
+    );
+    expect(error.ename).toBe('TypeError');
+    expect(error.evalue).toBe('bad');
+    expect(error.traceback.at(-1)).toBe('TypeError: bad');
+    expect(JSON.stringify(error)).not.toMatch(/evalmachine|tslab|dist\/kernel/);
   });
 
-  it('prints SDK errors as one line and notes the failure for the execute reply', () => {
-    const write = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
-    const { output } = setup();
-    const error = new sdk.ApiError({
+  it('shows SDK errors as one line, thrown non-errors as values, and diagnostics with their line', () => {
+    const cells = new CellSources();
+    const api = new sdk.ApiError({
       status: 404,
       url: 'https://api.scratch.mit.edu/x',
       method: 'GET',
       reason: 'NotFound',
     });
-    output.console.error(error);
-    expect(write).toHaveBeenCalledWith('ApiError: GET https://api.scratch.mit.edu/x → 404: NotFound\n');
-    expect(output.takeFailure()).toEqual({
-      ename: 'ApiError',
-      evalue: 'GET https://api.scratch.mit.edu/x → 404: NotFound',
+    expect(cellError(api, cells, { oneLine: true }).traceback).toEqual([
+      'ApiError: GET https://api.scratch.mit.edu/x → 404: NotFound',
+    ]);
+    expect(cellError('plain', cells)).toEqual({
+      ename: 'Uncaught',
+      evalue: "'plain'",
+      traceback: ["Uncaught: 'plain'"],
     });
-    expect(output.takeFailure()).toBeNull();
-    expect(oneLineError(new sdk.LoginRequiredError('x'))).not.toContain('\n');
+    cells.add('Cell In[2]', "const wrong: number = 'text';");
+    const diag = diagnosticsError(
+      [{ line: 1, column: 7, message: "Type 'string' is not assignable to type 'number'." }],
+      'Cell In[2]',
+      cells,
+    );
+    expect(diag.ename).toBe('TSError');
+    expect(diag.evalue).toBe("Cell In[2], line 1: Type 'string' is not assignable to type 'number'.");
+    expect(diag.traceback[0]).toBe(
+      "Cell In[2], line 1, column 7\n    const wrong: number = 'text';\n          ^\nerror: Type 'string' is not assignable to type 'number'.",
+    );
   });
 
-  it('reports an un-awaited failed show() once, at the end of the cell', async () => {
-    captureDisplays();
-    const { pending } = setup();
-    const show = createShow({ pending, siteUrl: () => undefined });
-    void show(Promise.reject(new Error('boom')));
-    const reported: unknown[] = [];
-    expect(await pending.settle((e) => reported.push(e))).toBe(false);
-    expect(reported.map((e) => (e as Error).message)).toEqual(['boom']);
+  it('keeps the sources of the last 1,000 cells only', () => {
+    const cells = new CellSources();
+    for (let i = 1; i <= 1005; i++) cells.add(`Cell In[${i}]`, String(i));
+    expect(cells.get('Cell In[5]')).toBeUndefined();
+    expect(cells.get('Cell In[6]')?.source).toEqual(['6']);
+  });
+});
+
+describe('Shift-Tab help', () => {
+  it('renders {@link X} and {@link X | text} as text, and tags after the documentation', () => {
+    const text = quickInfoText({
+      displayParts: [{ text: 'get(username: string): Promise<User>', kind: 'text' }],
+      documentation: [
+        { text: "One user's profile. 404 → ", kind: 'text' },
+        { text: '{@link ', kind: 'link' },
+        { text: 'ApiError', kind: 'linkName' },
+        { text: '}', kind: 'link' },
+        { text: ' with status 404; see {@link Session | the session}.', kind: 'text' },
+      ],
+      tags: [
+        {
+          name: 'param',
+          text: [
+            { text: 'username', kind: 'parameterName' },
+            { text: ' ', kind: 'space' },
+            { text: 'whose', kind: 'text' },
+          ],
+        },
+      ],
+    });
+    expect(text).toBe(
+      "get(username: string): Promise<User>\n\nOne user's profile. 404 → ApiError with status 404; see the session.\n\n@param username whose",
+    );
+  });
+});
+
+describe('display()', () => {
+  it('sends a table with a display id, then replaces it in place; Jupyter.display objects show their bundle', async () => {
+    const sent = captureDisplays();
+    const pending = new PendingDisplays();
+    const display = createDisplay({ pending, siteUrl: () => undefined });
+    const handle = display([{ name: 'a', n: 1 }]);
+    await handle.update({ [Symbol.for('Jupyter.display')]: () => ({ 'text/html': '<b>own</b>' }) });
+    expect(await pending.settle(() => {})).toBe(true);
+    expect(sent).toHaveLength(2);
+    expect(sent[0]!.transient.display_id).toBe(handle.id);
+    expect(sent[0]!.metadata.update).toBe(false);
+    expect(sent[0]!.data['text/html']).toContain('<table');
+    expect(sent[1]!.transient.display_id).toBe(handle.id);
+    expect(sent[1]!.metadata.update).toBe(true);
+    expect(sent[1]!.data['text/html']).toBe('<b>own</b>');
+    expect(sent[1]!.data['text/plain']).toMatch(/Jupyter\.display/);
+  });
+
+  it('refuses a Jupyter.display method that answers no bundle', async () => {
+    await expect(resultBundle({ [Symbol.for('Jupyter.display')]: () => 'nope' })).rejects.toThrow(TypeError);
+    expect(await resultBundle('text', { quoteStrings: true })).toEqual({ 'text/plain': "'text'" });
   });
 });
 
