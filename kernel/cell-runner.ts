@@ -53,7 +53,6 @@ export function errorClassesOf(namespace: Record<string, unknown>): ErrorClass[]
 
 const NOTHING = Symbol('no value');
 
-
 export class CellRunner {
   readonly cells = new CellSources();
   readonly #options: CellRunnerOptions;

@@ -30,7 +30,6 @@ export interface DisplayHandle {
 /** `display(value, options?)`. */
 export type Display = (value: unknown, options?: DisplayOptions) => DisplayHandle;
 
-
 /** The bundle `display` sends for `value` (awaited first if it is a promise or a paged list). */
 export async function displayBundle(
   value: unknown,

@@ -3,7 +3,7 @@
  * and logs in its demo account; `scratchlab` targets the real site, resuming the REPL's saved
  * session or logging in from `SCRATCH_USERNAME` / `SCRATCH_PASSWORD` in the kernel's environment.
  *
- * A kernelspec is a folder holding `kernel.json` (Jupyter's format). They are written here rather
+ * A kernelspec is a folder holding `kernel.json` (Jupyter's format) and the logos (./logo.ts). They are written here rather
  * than with `tslab install` or `jupyter kernelspec install`, which need IPython. Nothing secret goes
  * into them: the argv names node, the launcher and a flag, and there is no `env`.
  */
@@ -11,6 +11,7 @@ import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { logoFiles } from './logo.js';
 
 type Env = Record<string, string | undefined>;
 
@@ -80,15 +81,20 @@ export function kernelspecs(
 export async function installKernelspecs(target: InstallTarget = {}): Promise<string[]> {
   const dir = kernelsDir(target);
   const written: string[] = [];
+  const logos = logoFiles();
   for (const { name, json } of kernelspecs()) {
     const folder = join(dir, name);
     await mkdir(folder, { recursive: true });
-    const file = join(folder, 'kernel.json');
-    // Atomically, so a front end listing kernels never reads half a file.
-    const temporary = `${file}.${process.pid}.tmp`;
-    await writeFile(temporary, `${JSON.stringify(json, null, 2)}\n`);
-    await rename(temporary, file);
+    for (const [file, data] of logos) await writeAtomically(join(folder, file), data);
+    await writeAtomically(join(folder, 'kernel.json'), `${JSON.stringify(json, null, 2)}\n`);
     written.push(folder);
   }
   return written;
+}
+
+/** Writes a whole file or nothing, so a front end listing kernels never reads half of one. */
+async function writeAtomically(file: string, data: string | Buffer): Promise<void> {
+  const temporary = `${file}.${process.pid}.tmp`;
+  await writeFile(temporary, data);
+  await rename(temporary, file);
 }

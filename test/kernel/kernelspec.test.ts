@@ -5,6 +5,7 @@ import { isAbsolute, join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { CLI, hasJupyter, installKernels, jupyterHome, ROOT } from './jupyter.js';
+import { decodePng } from './png.js';
 
 const run = promisify(execFile);
 
@@ -41,6 +42,18 @@ describe('scratchlab kernel install', () => {
       expect(existsSync(launcher!)).toBe(true);
       expect(rest.slice(0, 2)).toEqual(['--config-path', '{connection_file}']);
       expect(spec.env).toBeUndefined();
+    }
+    // Real PNG logos of the sizes their names give, drawn (not blank).
+    for (const name of ['scratchlab', 'scratchlab-sandbox']) {
+      for (const size of [32, 64]) {
+        const image = decodePng(readFileSync(join(kernels, name, `logo-${size}x${size}.png`)));
+        expect([image.width, image.height]).toEqual([size, size]);
+        const distinct = new Set<string>();
+        for (let i = 0; i < image.pixels.length; i += image.channels) {
+          distinct.add(image.pixels.subarray(i, i + image.channels).join(','));
+        }
+        expect(distinct.size).toBeGreaterThan(3);
+      }
     }
     expect(sandbox.argv.slice(4)).toEqual(['--sandbox']);
     expect(site.argv.slice(4)).toEqual([]);
@@ -80,6 +93,10 @@ describe('scratchlab kernel install', () => {
       kernelspecs: Record<string, { resource_dir: string; spec: KernelJson }>;
     };
     expect(kernelspecs['scratchlab-sandbox']?.spec.display_name).toBe('scratchlab (sandbox)');
+    // Jupyter's server serves logo-32x32.png / logo-64x64.png from the resource folder.
+    expect(readdirSync(kernelspecs.scratchlab!.resource_dir)).toEqual(
+      expect.arrayContaining(['logo-32x32.png', 'logo-64x64.png']),
+    );
     expect(kernelspecs.scratchlab?.resource_dir).toBe(
       join(home.env.JUPYTER_DATA_DIR!, 'kernels', 'scratchlab'),
     );
