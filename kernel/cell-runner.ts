@@ -88,10 +88,16 @@ export class CellRunner {
     this.#executor = executor;
   }
 
-  /** Runs the preload: its failure is the kernel's, not a cell's. */
-  async preload(source: string): Promise<boolean> {
+  /** Runs the preload: its failure is the kernel's, not a cell's. Answers its problems (none: it ran). */
+  async preload(source: string): Promise<string[]> {
     this.#reset();
-    return runAs('scratchlab preload', this.cells, () => this.#inner().execute(source));
+    const ok = await runAs('scratchlab preload', this.cells, () => this.#inner().execute(source));
+    const problems = this.#diagnostics.map(
+      (d) => `${d.file ?? 'preload'}:${d.line}:${d.column}: ${d.message}`,
+    );
+    if (this.#thrown) problems.push(String(this.#thrown.value));
+    if (!ok && problems.length === 0) problems.push('it failed');
+    return problems;
   }
 
   /** Stops waiting for the cell's un-awaited value (Ctrl-C / interrupt). */

@@ -5,6 +5,8 @@
  */
 import { parseArgs } from 'node:util';
 import { installKernelspecs, kernelsDir } from './kernelspec.js';
+import { packageRoot } from './package-resolution.js';
+import { rebuildCommand, transportProblem } from './transport-check.js';
 
 const HELP = `Usage: scratchlab kernel install [--user | --prefix DIR]
 
@@ -40,4 +42,13 @@ export async function main(args: string[]): Promise<void> {
   process.stdout.write(
     `Installed the scratchlab kernels in ${kernelsDir(target)}:\n${folders.map((f) => `  ${f}\n`).join('')}`,
   );
+  const problem = transportProblem();
+  if (problem !== null) {
+    process.stderr.write(
+      `\nThe kernels will not start yet: zeromq, their transport to Jupyter, did not load (${problem}).\n` +
+        `npm skipped its build script (npm 11 runs dependencies' install scripts only when allowed). Run:\n\n` +
+        `  ${rebuildCommand(packageRoot())}\n\n`,
+    );
+    process.exitCode = 1;
+  }
 }

@@ -102,8 +102,13 @@ const starting = (async () => {
     display,
   });
   const names = exportedNames(typescript, mainDeclarations(root));
-  const ok = await runner.preload(preloadSource({ exports: names, sandbox: workbench.sandbox !== null }));
-  if (!ok) throw new Error('the scratchlab preload failed to compile (see the kernel log)');
+  const problems = await runner.preload(
+    preloadSource({ exports: names, sandbox: workbench.sandbox !== null }),
+  );
+  if (problems.length > 0) {
+    for (const problem of problems) log(`preload: ${problem}`);
+    throw new Error(`the scratchlab preload failed: ${problems[0]}`);
+  }
   return workbench;
 })();
 starting.then(

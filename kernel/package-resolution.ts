@@ -103,12 +103,12 @@ export function virtualDeclarations(root: string, folder: string): Map<string, s
 
 /**
  * Shows TypeScript (tslab's copy, through its `sys`) the package's declarations under
- * `<cwd>/node_modules/scratchlab`, unless a real installed copy is there.
+ * `<cwd>/node_modules/scratchlab`, over a real installed copy if there is one: node10 resolution
+ * finds a real copy's main entry but none of its subpaths (`scratchlab/sandbox`), which only its
+ * `exports` name. The virtual files point at the very package the kernel runs from.
  */
 export function resolvePackageForTypes(sys: TypeScriptSys, cwd: string, root: string = packageRoot()): void {
   const folder = join(cwd, 'node_modules', PACKAGE);
-  // A real install next to the notebooks has its own (identical) declarations.
-  if (sys.directoryExists(folder)) return;
   const files = virtualDeclarations(root, folder);
   const { fileExists, readFile, directoryExists } = sys;
   sys.fileExists = (path) => files.has(path) || fileExists.call(sys, path);
