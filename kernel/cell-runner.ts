@@ -11,11 +11,12 @@
  * value, a rejected one fails the cell), and the cell ends only once the displays it started have
  * been sent.
  */
+
+import { inspect } from 'node:util';
 import { runAs } from './cell-files.js';
-import { resultBundle } from './display.js';
-import { isThenable } from './helpers.js';
 import type { PendingDisplays } from './pending-displays.js';
 import type { CellOutcome } from './server.js';
+import { isThenable } from './thenable.js';
 import {
   type CellError,
   CellSources,
@@ -24,17 +25,20 @@ import {
   type Diagnostic,
   diagnosticsError,
 } from './traceback.js';
-import type { Executor, ExecutorConsole } from './tslab.js';
+import type { Executor, ExecutorConsole, MimeBundle } from './tslab.js';
 
 type ErrorClass = abstract new (...args: never[]) => Error;
 
 /** What the runner needs from the kernel. */
 export interface CellRunnerOptions {
-  /** Settles when the preload has run; a rejection fails every cell with its message. */
-  ready: Promise<void>;
+  /**
+   * Settles when what `code` needs is there (the session and the preload, for a cell that names
+   * them); a rejection fails the cell with its message.
+   */
+  prepare(code: string): Promise<void>;
   pending: PendingDisplays;
-  /** The SDK's error classes: their failures show as one line, without frames. */
-  errorClasses: readonly ErrorClass[];
+  /** The SDK's error classes (once loaded): their failures show as one line, without frames. */
+  errorClasses(): readonly ErrorClass[];
   /** The site's base URL, for links in tables. */
   siteUrl(): string | undefined;
   /** Whether a value was shown already by the cell (a chart `plot` showed): it shows no result. */
@@ -110,7 +114,7 @@ export class CellRunner {
   async run(code: string, count: number): Promise<CellOutcome> {
     this.#reset();
     try {
-      await this.#options.ready;
+      await this.#options.prepare(code);
     } catch (error) {
       return this.#failed(this.#error(error));
     }
@@ -147,13 +151,19 @@ export class CellRunner {
       return { status: 'ok', result: null };
     }
     try {
-      return {
-        status: 'ok',
-        result: await resultBundle(value, { siteUrl: this.#options.siteUrl(), quoteStrings: true }),
-      };
+      return { status: 'ok', result: await this.#bundle(value) };
     } catch (error) {
       return this.#failed(this.#error(error));
     }
+  }
+
+  /** A plain value as text at once; objects through the presentation layer (loaded on first use). */
+  async #bundle(value: unknown): Promise<MimeBundle> {
+    if ((typeof value !== 'object' && typeof value !== 'function') || value === null) {
+      return { 'text/plain': inspect(value) };
+    }
+    const { resultBundle } = await import('./display.js');
+    return resultBundle(value, { siteUrl: this.#options.siteUrl(), quoteStrings: true });
   }
 
   #inner(): Executor {
@@ -168,7 +178,8 @@ export class CellRunner {
   }
 
   #error(thrown: unknown): CellError {
-    const isSdk = thrown instanceof Error && this.#options.errorClasses.some((cls) => thrown instanceof cls);
+    const isSdk =
+      thrown instanceof Error && this.#options.errorClasses().some((cls) => thrown instanceof cls);
     const hint = thrown instanceof Error ? this.#options.hints?.[thrown.name] : undefined;
     const error = cellError(thrown, this.cells, { oneLine: isSdk, hint });
     if (hint === undefined) return error;

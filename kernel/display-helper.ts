@@ -9,6 +9,7 @@
 import type { RecordKind } from 'scratchlab/presentation';
 import { newDisplayId, resultBundle, sendDisplay, updateDisplay } from './display.js';
 import type { HelperContext } from './helpers.js';
+import { isThenable } from './thenable.js';
 import { currentWriter, type MimeBundle } from './tslab.js';
 
 /** Options of `display` and of its handle's `update`. */

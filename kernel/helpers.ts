@@ -15,6 +15,7 @@ import {
 } from 'scratchlab/presentation';
 import { sendDisplay, tableBundle, textBundle } from './display.js';
 import type { PendingDisplays } from './pending-displays.js';
+import { isThenable } from './thenable.js';
 import { currentWriter, type MimeBundle, type WriteDisplayData } from './tslab.js';
 
 /** What the helpers need from the kernel. */
@@ -47,15 +48,6 @@ export type PlotInput =
 export type Show = (value: unknown, options?: ShowOptions) => Promise<void>;
 /** `plot(data, options?)`: shows the chart in the calling cell and answers it. */
 export type Plot = (data: PlotInput, options?: PlotOptions) => Promise<Chart>;
-
-/** Whether `value` can be awaited (a promise, a `PagedList`). */
-export function isThenable(value: unknown): value is PromiseLike<unknown> {
-  return (
-    (typeof value === 'object' || typeof value === 'function') &&
-    value !== null &&
-    typeof (value as { then?: unknown }).then === 'function'
-  );
-}
 
 /** A value that gives its own MIME bundle (the convention tslab and Deno share). */
 export function jupyterBundleOf(value: unknown): MimeBundle | null {

@@ -10,17 +10,16 @@
  * own lines (./traceback.ts), and a hidden preload declaring `session`, `sandbox`, `show`, `plot`,
  * `live`, `display` and the package's exports before the first cell.
  *
- * The ZeroMQ server starts first, so Jupyter's kernel_info request is answered at once; the login
- * (and the embedded sandbox) and the preload run meanwhile, and the first cell waits for them.
+ * As tslab, it warms TypeScript before the server answers. The session (the embedded sandbox and
+ * its login) and the preload start on first use or a second after start-up (./first-use.ts): a
+ * cell that names none of them does not wait for them.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { CellRunner, errorClassesOf } from './cell-runner.js';
-import { createDisplay } from './display-helper.js';
 import { exportedNames } from './exported-names.js';
-import { createPlot, createShow, shownByPlot } from './helpers.js';
-import { createLive } from './live.js';
+import { mentionsAny, OnFirstUse } from './first-use.js';
 import { loginHint, loginState } from './login-state.js';
 import {
   mainDeclarations,
@@ -29,7 +28,7 @@ import {
   resolvePackageForTypes,
 } from './package-resolution.js';
 import { PendingDisplays } from './pending-displays.js';
-import { KERNEL_GLOBAL_KEY, preloadSource } from './preload.js';
+import { KERNEL_GLOBAL_KEY, PRELOAD_NAMES, preloadSource } from './preload.js';
 import type { QuickInfo } from './quick-info.js';
 import { KernelServer, kernelLog } from './server.js';
 import { converterSet, executor, jupyter, tslabTypeScript } from './tslab.js';
@@ -53,84 +52,83 @@ resolvePackageForTypes(typescript.sys, process.cwd(), root);
 const version = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version?: string })
   .version;
 
-const sdk = await import('scratchlab');
-const { openWorkbench } = await import('scratchlab/workbench');
-// Started before the server binds; the first cell waits for it (see `ready`).
-const opening = openWorkbench({ sandbox: useSandbox, env: process.env });
-opening.catch(() => {}); // reported by the first cell
-
 let siteUrl: string | undefined;
-let banner = 'starting';
+let banner = 'session: starting in the background (the first cell that uses it waits for it)';
 const pending = new PendingDisplays();
-const context = { pending, siteUrl: () => siteUrl };
-const show = createShow(context);
-const plot = createPlot(context);
-const live = createLive(context);
-const display = createDisplay(context);
+let sdkErrors: ReturnType<typeof errorClassesOf> = [];
+/** Whether `plot` showed this chart in the running cell (from the helpers, once loaded). */
+let shownByPlot = (_value: unknown): boolean => false;
 
-let resolveReady!: () => void;
-let rejectReady!: (error: unknown) => void;
-const ready = new Promise<void>((resolve, reject) => {
-  resolveReady = resolve;
-  rejectReady = reject;
-});
-ready.catch(() => {}); // reported by every cell
-
-const runner = new CellRunner({
-  ready,
-  pending,
-  errorClasses: errorClassesOf(sdk),
-  siteUrl: () => siteUrl,
-  hints: { LoginRequiredError: loginHint(useSandbox) },
-  shownAlready: shownByPlot,
-});
-const convs = converterSet();
-const inner = executor.createExecutor(process.cwd(), convs, runner.console);
-runner.attach(inner);
-
-const starting = (async () => {
-  const workbench = await opening;
+/** The session and the preload: on first use, or in the background shortly after start-up. */
+const session = new OnFirstUse(async () => {
+  const [sdk, { openWorkbench }, helpers, { createLive }, { createDisplay }] = await Promise.all([
+    import('scratchlab'),
+    import('scratchlab/workbench'),
+    import('./helpers.js'),
+    import('./live.js'),
+    import('./display-helper.js'),
+  ]);
+  sdkErrors = errorClassesOf(sdk);
+  shownByPlot = helpers.shownByPlot;
+  const workbench = await openWorkbench({ sandbox: useSandbox, env: process.env });
   siteUrl = workbench.session.siteHost;
   banner = loginState(workbench, useSandbox);
   log(banner);
+  const context = { pending, siteUrl: () => siteUrl };
   Reflect.set(globalThis, Symbol.for(KERNEL_GLOBAL_KEY), {
     session: workbench.session,
     sandbox: workbench.sandbox,
-    show,
-    plot,
-    live,
-    display,
+    show: helpers.createShow(context),
+    plot: helpers.createPlot(context),
+    live: createLive(context),
+    display: createDisplay(context),
   });
-  const names = exportedNames(typescript, mainDeclarations(root));
-  const problems = await runner.preload(
-    preloadSource({ exports: names, sandbox: workbench.sandbox !== null }),
-  );
+  const declared = new Set(Object.keys(inner.locals));
+  const source = preloadSource({ exports: names(), sandbox: workbench.sandbox !== null, declared });
+  const problems = await runner.preload(source);
   if (problems.length > 0) {
     for (const problem of problems) log(`preload: ${problem}`);
     throw new Error(`the scratchlab preload failed: ${problems[0]}`);
   }
   return workbench;
-})();
-starting.then(
-  () => resolveReady(),
-  (error: unknown) => {
-    log(`start-up failed: ${error instanceof Error ? error.message : String(error)}`);
-    rejectReady(error);
+});
+
+let exported: string[] | null = null;
+/** The package's exported names (parsed once from its declarations). */
+const names = () => {
+  exported ??= exportedNames(typescript, mainDeclarations(root));
+  return exported;
+};
+let preloadNames: Set<string> | null = null;
+
+const runner = new CellRunner({
+  prepare: async (code) => {
+    if (!session.started) {
+      preloadNames ??= new Set([...PRELOAD_NAMES, ...names()]);
+      if (!mentionsAny(code, preloadNames)) return;
+    }
+    await session.get();
   },
-);
+  pending,
+  errorClasses: () => sdkErrors,
+  siteUrl: () => siteUrl,
+  hints: { LoginRequiredError: loginHint(useSandbox) },
+  shownAlready: (value) => shownByPlot(value),
+});
+const convs = converterSet();
+const inner = executor.createExecutor(process.cwd(), convs, runner.console);
+runner.attach(inner);
+// Warmed before the server answers, as tslab does: every cell needs it.
+void convs.node;
 
 const handler = new jupyter.JupyterHandlerImpl(inner, false);
 const server = new KernelServer(handler, configPath, {
   run: (code, count) => runner.run(code, count),
-  info: async () => {
-    // The banner says who is logged in: wait a little for the start-up (the first cell waits anyway).
-    await Promise.race([ready.catch(() => {}), new Promise((resolve) => setTimeout(resolve, 5000).unref())]);
-    return {
-      implementationVersion: version ?? '0.0.0',
-      typescriptVersion: typescript.version,
-      banner: `scratchlab ${version ?? ''}: TypeScript ${typescript.version} on tslab\n${banner}\n`,
-    };
-  },
+  info: async () => ({
+    implementationVersion: version ?? '0.0.0',
+    typescriptVersion: typescript.version,
+    banner: `scratchlab ${version ?? ''}: TypeScript ${typescript.version} on tslab\n${banner}\n`,
+  }),
   inspect: (code, position) => inner.inspect(code, position) as QuickInfo | undefined,
   log,
 });
@@ -140,7 +138,7 @@ let closing = false;
 async function shutDown(code: number): Promise<never> {
   if (!closing) {
     closing = true;
-    const workbench = await starting.catch(() => null);
+    const workbench = session.started ? await session.get().catch(() => null) : null;
     await workbench?.close().catch(() => {});
   }
   process.exit(code);
@@ -163,3 +161,5 @@ process.on('uncaughtException', stray);
 process.on('unhandledRejection', stray);
 
 await server.init();
+// Interactive users type for a while: the session starts meanwhile, unless a cell needed it first.
+session.startAfter(1000);

@@ -75,6 +75,12 @@ const TslabServerClass = jupyter.ZmqServer as unknown as new (
   configPath: string,
 ) => TslabServer;
 
+/**
+ * After a failure, requests arriving this soon were sent with the failed one ("run all") and are
+ * aborted too; a client that waited for the failure's reply cannot answer that fast.
+ */
+const ABORT_WINDOW_MS = 2;
+
 /** Largest stream text sent in one message; more is split (and a flood cannot grow a buffer). */
 const STREAM_CHUNK = 64 * 1024;
 
@@ -82,9 +88,11 @@ export class KernelServer extends TslabServerClass {
   readonly #backend: KernelBackend;
   #shellQueue: Promise<void> = Promise.resolve();
   #count = 0;
-  /** Shell requests received; requests numbered up to `#abortUpTo` are answered `aborted`. */
-  #received = 0;
-  #abortUpTo = 0;
+  /**
+   * Execute requests received before this time (`performance.now()`) are answered `aborted`: set
+   * by a failure (to just past it), so the requests queued behind the failed one are not run.
+   */
+  #abortUntil = Number.NEGATIVE_INFINITY;
   /** The execute request whose cell owns stdout/stderr now. */
   #streamParent: Message | null = null;
   #stream: { name: string; text: string; parent: Message } | null = null;
@@ -116,17 +124,17 @@ export class KernelServer extends TslabServerClass {
 
   override handleShellMessage(socket: unknown, ...frames: unknown[]): Promise<void> {
     if (socket !== this.shell) return super.handleShellMessage(socket, ...frames);
-    const sequence = ++this.#received;
+    const receivedAt = performance.now();
     const run = this.#shellQueue.then(() => {
-      this.#sequence = sequence;
+      this.#receivedAt = receivedAt;
       return super.handleShellMessage(socket, ...frames);
     });
     this.#shellQueue = run.catch((error) => this.#backend.log(`shell request failed: ${String(error)}`));
     return this.#shellQueue;
   }
 
-  /** Sequence number of the shell request being handled. */
-  #sequence = 0;
+  /** When the shell request being handled arrived. */
+  #receivedAt = 0;
 
   /** Replies still being prepared, so that `idle` follows them (tslab's dispatch does not wait). */
   readonly #replying = new Map<Message, Promise<void>>();
@@ -197,7 +205,7 @@ export class KernelServer extends TslabServerClass {
     const source = typeof code === 'string' ? code : '';
     const reply = message.createReply();
     reply.header.msg_type = 'execute_reply';
-    if (this.#sequence <= this.#abortUpTo) {
+    if (this.#receivedAt <= this.#abortUntil) {
       reply.content = { status: 'aborted', execution_count: this.#count };
       reply.signAndSend(this.connInfo.key, socket);
       return;
@@ -224,8 +232,8 @@ export class KernelServer extends TslabServerClass {
       const { ename, evalue, traceback } = outcome;
       this.#publish(message, 'error', { ename, evalue, traceback });
       reply.content = { status: 'error', execution_count: count, ename, evalue, traceback };
-      // As ipykernel: the requests already received after this one were meant to follow it.
-      if (stop_on_error !== false) this.#abortUpTo = this.#received;
+      // As ipykernel: the requests queued behind this one were meant to follow it.
+      if (stop_on_error !== false) this.#abortUntil = performance.now() + ABORT_WINDOW_MS;
     }
     this.#flush();
     reply.signAndSend(this.connInfo.key, socket);

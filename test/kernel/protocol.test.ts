@@ -51,6 +51,7 @@ describe.skipIf(!hasJupyter)('the Jupyter protocol', () => {
       /* 12 */ { inspect: 'session.users.get', cursor: 15 },
       /* 13 */ { execute: 'await h.update(40 + 2); session.username' },
       /* 14 */ { execute: "process.stderr.write('to stderr\\n'); undefined" },
+      /* 15 */ { kernel_info: true },
     ]);
     for (const [i, result] of results.entries()) expect(result.error, `request ${i}`).toBeUndefined();
 
@@ -59,7 +60,9 @@ describe.skipIf(!hasJupyter)('the Jupyter protocol', () => {
     const tsVersion = (await import('@tslab/typescript-for-tslab')).version;
     expect((info.language_info as { version: string }).version).toBe(tsVersion);
     expect(info.implementation).toBe('scratchlab');
-    expect(info.banner).toMatch(/logged in as demo_scratcher on the embedded sandbox/);
+    // At start, before any cell names the session, it is still being started.
+    expect(info.banner).toMatch(/session: starting|logged in as demo_scratcher/);
+    expect(results[15]!.reply!.banner).toMatch(/logged in as demo_scratcher on the embedded sandbox/);
 
     // A value: execute_input then execute_result, both with the count; no stdout.
     expect(types(results[1]!)).toEqual(['status', 'execute_input', 'execute_result', 'status']);
@@ -165,7 +168,8 @@ describe.skipIf(!hasJupyter)('the Jupyter protocol', () => {
     timeout: 120_000,
   }, async () => {
     const results = await drive(home, 'scratchlab-sandbox', folder, [
-      { batch: ["throw new Error('first')", '1', '2'] },
+      // The failing cell runs long enough for the requests sent with it to be queued behind it.
+      { batch: ["await new Promise((r) => setTimeout(r, 300));\nthrow new Error('first')", '1', '2'] },
       { batch: ["throw new Error('again')", '3'], stop_on_error: false },
       { execute: '4' },
     ]);
