@@ -139,14 +139,19 @@ export function htmlConfig(home: JupyterHome): string {
   return path;
 }
 
-/** `jupyter nbconvert --to html`; answers the HTML file's path. */
-export async function exportHtml(home: JupyterHome, notebook: string): Promise<string> {
+/** `jupyter nbconvert --to html` in the `light` (default) or `dark` theme; answers the HTML file's path. */
+export async function exportHtml(
+  home: JupyterHome,
+  notebook: string,
+  theme: 'light' | 'dark' = 'light',
+): Promise<string> {
   const outDir = join(home.dir, 'html');
   mkdirSync(outDir, { recursive: true });
   const name = notebook
     .split('/')
     .pop()!
-    .replace(/\.ipynb$/, '');
+    .replace(/\.ipynb$/, '')
+    .concat(theme === 'dark' ? '-dark' : '');
   await run(
     'jupyter',
     [
@@ -155,6 +160,7 @@ export async function exportHtml(home: JupyterHome, notebook: string): Promise<s
       'html',
       '--config',
       htmlConfig(home),
+      `--HTMLExporter.theme=${theme}`,
       notebook,
       '--output-dir',
       outDir,

@@ -17,7 +17,7 @@ import {
   screenshot,
   text,
 } from './jupyter.js';
-import { decodePng, distinctColours, inkedPixels } from './png.js';
+import { decodePng, distinctColours, inkedPixels, meanLuminance } from './png.js';
 import { SECRET_PATTERNS } from './secrets.js';
 
 const notebooks = readdirSync(NOTEBOOKS)
@@ -63,6 +63,20 @@ describe.skipIf(!hasJupyter)('the notebooks, executed', () => {
             expect(output.name, `${text(cell.source)}\n${text(output.text)}`).toBe('stdout');
         }
       }
+      // IPython's conventions: every code cell has its count, values show as Out[n].
+      const code = executed.notebook.cells.filter((c) => c.cell_type === 'code');
+      const counts = code.map((c) => (c as unknown as { execution_count: number | null }).execution_count);
+      expect(counts).toEqual(code.map((_, i) => i + 1));
+      const results = code.flatMap((c, i) =>
+        (c.outputs ?? [])
+          .filter((o) => o.output_type === 'execute_result')
+          .map((o) => ({
+            count: (o as unknown as { execution_count: number }).execution_count,
+            cell: i + 1,
+          })),
+      );
+      expect(results.length, 'Out[n] outputs').toBeGreaterThanOrEqual(1);
+      for (const { count, cell } of results) expect(count).toBe(cell);
       const charts = executed.notebook.cells.flatMap((c) =>
         (c.outputs ?? []).filter((o) => o.data && 'image/svg+xml' in o.data),
       );
@@ -76,23 +90,26 @@ describe.skipIf(!hasJupyter)('the notebooks, executed', () => {
       expect(saved).not.toMatch(/scratchsessionsid=/);
     });
 
-    it.skipIf(!hasChromium)(
-      'exports to HTML with its charts, and the page is not blank',
+    it.skipIf(!hasChromium).each(['light', 'dark'] as const)(
+      'exports to HTML with its charts, and the page is not blank (%s theme)',
       { timeout: 120_000 },
-      async () => {
+      async (theme) => {
         expect(executed, 'the notebook ran').toBeDefined();
-        const html = await exportHtml(home, executed.path);
+        const html = await exportHtml(home, executed.path, theme);
         const page = readFileSync(html, 'utf8');
         for (const pattern of SECRET_PATTERNS) expect(page).not.toMatch(pattern);
         // nbconvert's clean_html would have emptied them: the charts' marks must be in the page.
         const svgs = page.match(/<svg[^>]*class="marks"[\s\S]*?<\/svg>/g) ?? [];
         expect(svgs.length).toBeGreaterThanOrEqual(1);
         for (const svg of svgs) expect(svg).toMatch(/<path|<rect|<line/);
+        // Out[n] prompts, as IPython's notebooks show them.
+        expect(page).toMatch(/Out&nbsp;\[\d+\]:|Out\[\d+\]:/);
 
         const image = decodePng(readFileSync(await screenshot(home, html, '1200,6000')));
         expect(image.width).toBe(1200);
         const area = image.width * image.height;
-        expect(inkedPixels(image) / area).toBeGreaterThan(0.02);
+        if (theme === 'light') expect(inkedPixels(image) / area).toBeGreaterThan(0.02);
+        else expect(meanLuminance(image), 'a dark page').toBeLessThan(90);
         expect(distinctColours(image)).toBeGreaterThan(50);
         let blue = 0;
         for (let i = 0; i < image.pixels.length; i += image.channels) {

@@ -101,3 +101,16 @@ export function distinctColours(image: Image, limit = 1000): number {
   }
   return seen.size;
 }
+
+/** Mean luminance (0–255) of the image: a dark theme's page is mostly dark. */
+export function meanLuminance(image: Image): number {
+  let sum = 0;
+  const n = image.width * image.height;
+  for (let i = 0; i < image.pixels.length; i += image.channels) {
+    const r = image.pixels[i]!;
+    const g = image.channels >= 3 ? image.pixels[i + 1]! : r;
+    const b = image.channels >= 3 ? image.pixels[i + 2]! : r;
+    sum += 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  }
+  return sum / n;
+}
