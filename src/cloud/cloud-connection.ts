@@ -1,7 +1,23 @@
 /**
- * The socket lifecycle of one `Cloud`: open, handshake, wait for the server's current values,
- * and after an unexpected close reconnect with jittered exponential backoff (WIRE.md §5):
- * try n waits `random() * (2^min(n, 5) - 1)` base units.
+ * The socket lifecycle of one `Cloud`: open, handshake, wait for the server's answer, and after
+ * an unexpected close reconnect with jittered exponential backoff (WIRE.md §5): try n waits
+ * `random() * (2^min(n, 5) - 1)` base units.
+ *
+ * **The handshake's answer.** Real servers answer a handshake with one frame of the project's
+ * current values, or with nothing at all when the project holds none (TurboWarp's cloud-server
+ * says "there will be no response"). So right after the handshake the client sends a ping: a
+ * server reads a connection's frames in order and handles the handshake before it reads the
+ * ping, so the values frame, if any, comes before the pong. The first message frame before
+ * the pong is the current values; the pong with no frame before it means "no values"; frames
+ * after it are live traffic. Text that is not a cloud message (a server's warning) is neither.
+ * A socket that cannot ping (a WHATWG one) waits for the first message frame, or
+ * `initialValuesWaitMs` at most.
+ *
+ * **Backoff.** The count of failed tries resets only once a connection has stayed up for
+ * `stableAfterMs`: a server that takes the handshake and then closes at once (a flapping server
+ * or proxy) is retried later and later, up to the cap, not every fraction of a second. From
+ * the second failure in a row on, each scheduled retry is reported (`retrying`) with what
+ * happened and when the next try is.
  *
  * States: `idle` (no socket wanted), `connecting` (socket opening), `handshaking` (handshake sent,
  * waiting for the first frame), `open` (ready for sets), `waiting` (backoff before the next try),
@@ -35,15 +51,24 @@ export interface ConnectionConfig {
   handshake: () => string;
   /** The backoff's base unit in milliseconds. */
   reconnectDelayMs: number;
-  /** How long to wait for the server's first frame after the handshake before sending anyway. */
+  /**
+   * How long to wait for the server's answer to the handshake before going on anyway (the
+   * pong to the ping after the handshake normally ends the wait much sooner).
+   */
   initialValuesWaitMs: number;
+  /** How long a connection must stay up before the count of failed tries starts over. */
+  stableAfterMs: number;
   /** Source of jitter in [0, 1). */
   random?: () => number;
 }
 
 export interface ConnectionHooks {
-  /** A frame arrived; `initial` for the server's first frame after the handshake (its current values). */
-  frame(text: string, initial: boolean): void;
+  /**
+   * A frame arrived; `initial` while the handshake's answer (the current values) is awaited.
+   * Returns whether the frame held a cloud message: a frame with none (a server's text warning)
+   * is not the handshake's answer.
+   */
+  frame(text: string, initial: boolean): boolean;
   /** The connection is ready for sets. */
   ready(reconnected: boolean): void;
   /** A ready connection went down. */
@@ -56,6 +81,8 @@ export interface ConnectionHooks {
   lost(): void;
   /** The connection stopped for good (permanent close code, or the first try failed). */
   gaveUp(error: CloudError): void;
+  /** Tries keep failing (the second in a row or later): says what happened and when the next try is. */
+  retrying(error: CloudError): void;
 }
 
 interface Probe {
@@ -70,6 +97,8 @@ interface Waiter {
 
 const MAX_EXPONENT = 5;
 const CONNECT_FAILED = 'connection failed';
+/** Retries are reported from this many failures in a row on (one lost connection is routine). */
+const REPORT_FROM = 2;
 
 export class CloudConnection {
   readonly #config: ConnectionConfig;
@@ -77,8 +106,12 @@ export class CloudConnection {
   #state: ConnectionState = 'idle';
   #socket: CloudSocket | null = null;
   #timer: ReturnType<typeof setTimeout> | null = null;
-  /** Consecutive tries that did not reach `open`. */
+  /** Tries in a row that did not reach `open`, or whose connection did not stay up `stableAfterMs`. */
   #failures = 0;
+  /** When the current connection became ready (`performance.now`). */
+  #readyAt = 0;
+  /** The token of the ping sent after the handshake, while its answer is awaited. */
+  #handshakePing: string | null = null;
   /** Whether this run (since the last start from idle or failed) has ever been ready. */
   #wasReady = false;
   #lastError = '';
@@ -146,6 +179,11 @@ export class CloudConnection {
     return true;
   }
 
+  /** Bytes the socket holds that the network has not taken yet (0 without a socket). */
+  get buffered(): number {
+    return this.#socket?.bufferedAmount ?? 0;
+  }
+
   /**
    * Pings the server if the socket can (`ws`): `onAnswer` runs when the pong comes back, which
    * the server sends once it has read every frame written before the ping. False when the socket
@@ -185,6 +223,7 @@ export class CloudConnection {
     const socket = this.#socket;
     this.#socket = null;
     this.#probe = null;
+    this.#handshakePing = null;
     if (!socket) return;
     this.#closing = new Promise<void>((resolve) => {
       if (socket.readyState === 3) return resolve();
@@ -228,7 +267,8 @@ export class CloudConnection {
       if (!current()) return;
       this.#state = 'handshaking';
       socket.send(this.#config.handshake());
-      // Servers answer a handshake with the current values; if one sends nothing, go on anyway.
+      this.#handshakePing = this.#pingAfterHandshake(socket);
+      // Without a pong to tell "no values" (or if none comes), go on after a while anyway.
       this.#timer = setTimeout(() => {
         this.#timer = null;
         if (current() && this.#state === 'handshaking') this.#becomeReady();
@@ -237,20 +277,25 @@ export class CloudConnection {
     socket.addEventListener('message', (event) => {
       if (!current()) return;
       const initial = this.#state === 'handshaking';
-      this.#hooks.frame(messageText(event.data), initial);
-      if (initial && current() && this.#state === 'handshaking') {
-        this.#clearTimer();
-        this.#becomeReady();
-      }
+      const answered = this.#hooks.frame(messageText(event.data), initial);
+      if (initial && answered && current() && this.#state === 'handshaking') this.#becomeReady();
     });
     socket.addEventListener('error', (event) => {
       if (current()) this.#lastError = messageOf(event.error ?? event.message, CONNECT_FAILED);
     });
     if (typeof socket.on === 'function') {
       socket.on('pong', (data) => {
-        const probe = this.#probe;
+        if (!current()) return;
         // Only the answer to our own ping counts: servers may also send pongs unasked.
-        if (!current() || probe === null || messageText(data) !== probe.token) return;
+        const token = messageText(data);
+        if (token === this.#handshakePing) {
+          // The server has handled the handshake and sent no values before this: none to wait for.
+          this.#handshakePing = null;
+          if (this.#state === 'handshaking') this.#becomeReady();
+          return;
+        }
+        const probe = this.#probe;
+        if (probe === null || token !== probe.token) return;
         this.#probe = null;
         probe.answer();
       });
@@ -259,27 +304,45 @@ export class CloudConnection {
       if (!current()) return;
       this.#socket = null;
       this.#probe = null;
+      this.#handshakePing = null;
       this.#clearTimer();
       this.#onClose(event.code ?? 1006, event.reason ?? '');
     });
   }
 
+  /** Pings right after the handshake (see the module's TSDoc); the token, or null when the socket cannot. */
+  #pingAfterHandshake(socket: CloudSocket): string | null {
+    if (typeof socket.ping !== 'function' || typeof socket.on !== 'function') return null;
+    const token = `h${++this.#probeCount}`;
+    try {
+      socket.ping(token);
+    } catch {
+      return null;
+    }
+    return token;
+  }
+
   #becomeReady(): void {
+    this.#clearTimer();
+    this.#handshakePing = null;
     const reconnected = this.#wasReady;
     this.#state = 'open';
     this.#wasReady = true;
-    this.#failures = 0;
+    this.#readyAt = performance.now();
+    // The failure count is not reset here: only a connection that stays up earns that.
     for (const waiter of this.#waiters.splice(0)) waiter.resolve();
     this.#hooks.ready(reconnected);
   }
 
   #onClose(code: number, reason: string): void {
     const wasOpen = this.#state === 'open';
+    const upMs = wasOpen ? performance.now() - this.#readyAt : 0;
     if (isPermanentCloseCode(code)) {
       const failure = CloudError.fromClose(code, reason, this.#config.url);
       this.#state = 'failed';
       this.#rejectWaiters(failure);
-      this.#hooks.closed({ code, reason, willReconnect: false });
+      // `disconnect` is for connections that were ready: a refused handshake is only a failure.
+      if (wasOpen) this.#hooks.closed({ code, reason, willReconnect: false });
       this.#hooks.gaveUp(failure);
       return;
     }
@@ -298,14 +361,35 @@ export class CloudConnection {
       this.#hooks.lost();
       this.#hooks.closed({ code, reason, willReconnect: true });
     }
+    if (wasOpen && upMs >= this.#config.stableAfterMs) this.#failures = 0;
     this.#failures++;
     const exponent = Math.min(this.#failures, MAX_EXPONENT);
-    const delay =
-      (this.#config.random ?? Math.random)() * (2 ** exponent - 1) * this.#config.reconnectDelayMs;
+    const unit = this.#config.reconnectDelayMs;
+    const delay = (this.#config.random ?? Math.random)() * (2 ** exponent - 1) * unit;
     this.#state = 'waiting';
     this.#timer = setTimeout(() => {
       this.#timer = null;
       if (this.#state === 'waiting') this.#dial();
     }, delay);
+    if (this.#failures >= REPORT_FROM) {
+      const what = wasOpen
+        ? `the server closed the connection ${seconds(upMs)} after the handshake (code ${code}${reason ? `, ${JSON.stringify(reason.slice(0, 200))}` : ''})`
+        : `a reconnect failed (${this.#lastError || `closed with ${code}${reason ? `, ${JSON.stringify(reason.slice(0, 200))}` : ''}`})`;
+      this.#hooks.retrying(
+        new CloudError(
+          `cloud connection to ${this.#config.url}: ${what}; ${this.#failures} tries in a row without a connection ` +
+            `that stayed up ${seconds(this.#config.stableAfterMs)}. Next try in ${seconds(delay)} ` +
+            `(waits are random, up to ${seconds((2 ** exponent - 1) * unit)} now and ${seconds((2 ** MAX_EXPONENT - 1) * unit)} at most, ` +
+            'until a connection stays up)',
+          { closeCode: code === 1006 ? null : code },
+        ),
+      );
+    }
   }
+}
+
+/** Milliseconds as seconds for messages: `0.35 s`, `12 s`. */
+function seconds(ms: number): string {
+  const s = ms / 1000;
+  return `${s >= 10 ? Math.round(s) : Number(s.toFixed(2))} s`;
 }

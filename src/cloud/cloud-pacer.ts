@@ -1,12 +1,22 @@
 /**
- * The single queue every set goes through: serialized, in call order, with at least `interval`
- * milliseconds between two sends (measured on the monotonic clock, so no bursts even when the
- * wall clock jumps or a reconnect drained a backlog).
+ * The single queue every set goes through: serialized, in call order, at least about `interval`
+ * milliseconds apart.
+ *
+ * Pacing runs on a schedule of deadlines on the monotonic clock (`performance.now`): the next
+ * deadline is the previous deadline plus the interval, not "now plus the interval", so a timer
+ * that fires late (a loaded machine, a busy event loop) does not stretch every gap: the next gap
+ * is shorter by the lateness, and the mean stays at the interval. Lateness is absorbed only up
+ * to a tenth of the interval (`ABSORB`): a send later than that moves the schedule instead, so a
+ * stall never turns into a burst of catch-up sends. A queue that was empty, or a socket that was
+ * not ready, starts a fresh schedule (the first set goes at once), so idle time is never "made up".
+ *
+ * With no interval (`rateLimit` 0) the queue is written out as fast as the socket takes it, in a
+ * plain loop (no promise per step), yielding to I/O every few hundred sets and whenever the
+ * socket's own buffer passes a bound (backpressure: memory stays bounded whatever the backlog).
  *
  * An item leaves the queue only when `send` reports that an open, handshaken socket took it;
  * otherwise it stays at the head and the pump sleeps until {@link CloudPacer.wake}.
  */
-import { setTimeout as delay, setImmediate as nextTurn } from 'node:timers/promises';
 
 interface Waiting<T> {
   item: T;
@@ -14,40 +24,67 @@ interface Waiting<T> {
   reject: (error: Error) => void;
 }
 
-/** Below this many milliseconds the pump spins on `setImmediate` instead of a timer: timers round to whole ms. */
-const SPIN_MS = 2;
-/** With no interval, yield to I/O after this many sends so a long backlog does not starve the socket. */
-const YIELD_EVERY = 64;
+/** How the pacer sees the socket. */
+export interface PacerSink<T> {
+  /** Whether a socket is ready now. */
+  canSend(): boolean;
+  /** Writes one item; false when it was not written (it then stays queued). */
+  send(item: T): boolean;
+  /** Bytes the socket holds that the network has not taken yet (0 when unknown). */
+  buffered(): number;
+}
+
+/** Fraction of the interval by which a late send may shorten the next gap. */
+const ABSORB = 0.1;
+/** A send this close to its deadline (ms) goes now: timers round to whole milliseconds. */
+const EARLY_MS = 1;
+/** With no interval, yield to I/O after this many sends so a long backlog does not starve the process. */
+const YIELD_EVERY = 512;
+/** Stop writing while the socket holds more than this many bytes ... */
+const HIGH_WATER = 1 << 20;
+/** ... and go on once it holds less than this. */
+const LOW_WATER = 1 << 18;
+
+const noop = () => undefined;
 
 export class CloudPacer<T> {
   readonly #intervalMs: number;
-  readonly #canSend: () => boolean;
-  readonly #send: (item: T) => boolean;
-  readonly #queue: Waiting<T>[] = [];
-  #lastSentAt = Number.NEGATIVE_INFINITY;
+  readonly #absorbMs: number;
+  readonly #sink: PacerSink<T>;
+  /** Queue storage: items from `#head` on are waiting (a head index keeps `shift` O(1)). */
+  #items: Waiting<T>[] = [];
+  #head = 0;
+  /** Deadline of the next send on the monotonic clock. */
+  #due = Number.NEGATIVE_INFINITY;
+  /** A timer or an immediate that will run the pump. */
+  #timer: ReturnType<typeof setTimeout> | null = null;
+  #immediate: ReturnType<typeof setImmediate> | null = null;
+  /** Whether the pump stopped for want of work or of a socket (the next start is a fresh schedule). */
+  #idle = true;
+  /** Whether we are waiting for the socket's buffer to drain. */
+  #draining = false;
+  /** Set while the pump runs: a `wake()` from inside a send (an event listener) changes nothing. */
   #pumping = false;
-  #rewake = false;
 
   /**
-   * @param intervalMs least time between two sends
-   * @param canSend whether a socket is ready now
-   * @param send writes one item; false when it was not written (it then stays queued)
+   * @param intervalMs least time between two sends, on average exactly this
+   * @param sink the socket side
    */
-  constructor(intervalMs: number, canSend: () => boolean, send: (item: T) => boolean) {
+  constructor(intervalMs: number, sink: PacerSink<T>) {
     this.#intervalMs = intervalMs;
-    this.#canSend = canSend;
-    this.#send = send;
+    this.#absorbMs = intervalMs * ABSORB;
+    this.#sink = sink;
   }
 
   /** Items not sent yet. */
   get size(): number {
-    return this.#queue.length;
+    return this.#items.length - this.#head;
   }
 
   /** Queues an item; the promise settles when it was written, or when the queue is cleared. */
   enqueue(item: T): Promise<void> {
     return new Promise<void>((resolve, reject) => {
-      this.#queue.push({ item, resolve, reject });
+      this.#items.push({ item, resolve, reject });
       this.wake();
     });
   }
@@ -57,58 +94,87 @@ export class CloudPacer<T> {
    * Their callers were answered already, so nothing settles when they go out or are cleared.
    */
   requeue(items: readonly T[]): void {
-    const noop = () => undefined;
-    this.#queue.unshift(...items.map((item) => ({ item, resolve: noop, reject: noop })));
+    const back = items.map((item) => ({ item, resolve: noop, reject: noop }));
+    this.#items = [...back, ...this.#items.slice(this.#head)];
+    this.#head = 0;
     this.wake();
   }
 
   /** Starts sending if a socket is ready (call it after every handshake). */
   wake(): void {
-    if (this.#pumping) {
-      this.#rewake = true;
-      return;
+    // The pump is running or due anyway: it will see the new work.
+    if (this.#pumping || this.#timer !== null || this.#immediate !== null) return;
+    this.#pumping = true;
+    try {
+      this.#pump();
+    } finally {
+      this.#pumping = false;
     }
-    void this.#pump();
   }
 
   /** Rejects every queued item with `error` and empties the queue. */
   rejectAll(error: Error): void {
-    const dropped = this.#queue.splice(0);
+    const dropped = this.#items.slice(this.#head);
+    this.#items = [];
+    this.#head = 0;
     for (const waiting of dropped) waiting.reject(error);
   }
 
-  async #pump(): Promise<void> {
-    this.#pumping = true;
-    try {
-      let sent = 0;
-      while (this.#queue.length > 0 && this.#canSend()) {
-        await this.#waitTurn();
-        const head = this.#queue[0];
-        if (!head || !this.#canSend()) break; // cleared, or the socket went away while we waited
-        // Pace from the moment a set goes out, so the time a write takes is not added to each gap.
-        const startedAt = performance.now();
-        if (!this.#send(head.item)) break; // not written: keep it queued until the next wake()
-        this.#lastSentAt = startedAt;
-        this.#queue.shift();
-        head.resolve();
-        if (this.#intervalMs === 0 && ++sent % YIELD_EVERY === 0) await nextTurn();
+  #pump(): void {
+    const sink = this.#sink;
+    let sent = 0;
+    while (this.size > 0) {
+      if (!sink.canSend()) break;
+      const now = performance.now();
+      if (this.#idle) {
+        // A fresh start: the time spent idle or offline is not a debt to pay back in a burst.
+        this.#idle = false;
+        if (this.#due < now) this.#due = now;
       }
-    } finally {
-      this.#pumping = false;
+      if (this.#intervalMs > 0) {
+        const wait = this.#due - now;
+        if (wait > EARLY_MS) {
+          this.#timer = setTimeout(this.#resume, wait);
+          return;
+        }
+      }
+      const buffered = sink.buffered();
+      if (buffered > HIGH_WATER || (this.#draining && buffered > LOW_WATER)) {
+        this.#draining = true;
+        this.#immediate = setImmediate(this.#resume);
+        return;
+      }
+      this.#draining = false;
+      const items = this.#items;
+      const index = this.#head;
+      const head = items[index]!;
+      if (!sink.send(head.item)) break; // not written: keep it queued until the next wake()
+      // A listener of the send may have cleared the queue meanwhile (`disconnect()`).
+      if (this.#items === items && this.#head === index) {
+        items[index] = undefined as unknown as Waiting<T>;
+        this.#head++;
+        if (this.#head >= 1024 && this.#head * 2 >= items.length) {
+          this.#items = items.slice(this.#head);
+          this.#head = 0;
+        }
+      }
+      if (this.#intervalMs > 0) {
+        // The previous deadline plus the interval; a send later than the absorbable lateness
+        // moves the schedule instead (no catch-up burst).
+        this.#due = Math.max(this.#due, now - this.#absorbMs) + this.#intervalMs;
+      }
+      head.resolve();
+      if (++sent >= YIELD_EVERY) {
+        this.#immediate = setImmediate(this.#resume);
+        return;
+      }
     }
-    if (this.#rewake) {
-      this.#rewake = false;
-      if (this.#queue.length > 0 && this.#canSend()) void this.#pump();
-    }
+    this.#idle = true;
   }
 
-  async #waitTurn(): Promise<void> {
-    const due = this.#lastSentAt + this.#intervalMs;
-    for (;;) {
-      const remaining = due - performance.now();
-      if (remaining <= 0) return;
-      if (remaining > SPIN_MS) await delay(remaining - SPIN_MS / 2);
-      else await nextTurn();
-    }
-  }
+  readonly #resume = (): void => {
+    this.#timer = null;
+    this.#immediate = null;
+    this.wake();
+  };
 }

@@ -30,6 +30,8 @@ export interface SocketEvent {
 /** What the client needs of a socket. */
 export interface CloudSocket {
   readonly readyState: number;
+  /** Bytes queued by `send` that the network has not taken yet (`ws` and WHATWG sockets have it). */
+  readonly bufferedAmount?: number;
   send(data: string): void;
   close(code?: number, reason?: string): void;
   addEventListener(

@@ -13,6 +13,7 @@ import { SESSION_COOKIE } from '../cookies.js';
 import { LoginRequiredError } from '../errors.js';
 import { PLATFORM_HOSTS } from '../hosts.js';
 import { DEFAULT_USER_AGENT, HttpClient } from '../http.js';
+import { tryParseJson } from '../json.js';
 import type { PagedList } from '../paging.js';
 import type { CloudLogEntry } from '../records.js';
 import {
@@ -50,7 +51,11 @@ import { WriteLedger } from './write-ledger.js';
 export interface CloudOptions {
   /** The WebSocket URL (default: the session's cloud host, else the platform's). */
   host?: string;
-  /** Allow text values, not only numbers (default false; the alternate server allows text). */
+  /**
+   * Allow text values, not only numbers (default false, on every host). Real servers, the
+   * platform's and the alternate one alike, drop a value that is not a number without a word
+   * (WIRE.md §5): encode text with `encode()` instead. Set it only for a server known to keep text.
+   */
   allowNonNumeric?: boolean;
   /** Longest value in characters (default 256, the platform's limit). */
   lengthLimit?: number;
@@ -73,9 +78,22 @@ export interface CloudOptions {
   logsHost?: string;
   /** The username of the handshake (default: the session's; on other hosts `player` and 6 digits). */
   username?: string;
-  /** Base unit of the reconnect backoff, in seconds (default 1): try n waits `random() * (2^min(n,5) - 1)` units. */
+  /**
+   * Base unit of the reconnect backoff, in seconds (default 1): try n in a row waits
+   * `random() * (2^min(n,5) - 1)` units (at most 31 units).
+   */
   reconnectDelay?: number;
-  /** How long to wait for the server's current values after a handshake before sending anyway (default 1 s). */
+  /**
+   * How long a connection must stay up, in seconds, before the count of failed tries starts over
+   * (default 10). A server that takes the handshake and closes at once is retried later and later.
+   */
+  stableAfter?: number;
+  /**
+   * The longest wait for the server's answer to a handshake before sending anyway (default 1 s).
+   * On `ws` sockets (the default) a ping after the handshake ends it within a round trip, also for
+   * a project without values, which real servers answer with nothing; a socket that cannot ping
+   * waits for the first frame or this long.
+   */
   initialValuesWait?: number;
 }
 
@@ -113,17 +131,31 @@ export interface CloudConnectEvent {
 /** A ready connection went down. */
 export type CloudDisconnectEvent = DisconnectInfo;
 
+/**
+ * Text from the server that is not a cloud message: real servers send such text, e.g. the
+ * alternate server's explanation before it closes with 4005. Bounded to 1000 characters.
+ */
+export interface CloudWarningEvent {
+  text: string;
+}
+
 /** The events of a {@link Cloud}. */
 export type CloudEventMap = {
   /** Another connection set a variable, or the server told its current values after a handshake. */
   set: CloudSetEvent;
   /** One of this client's own sets was written to the server (servers never echo them back). */
   sent: CloudSentEvent;
+  /** A connection became ready (after its handshake and the server's answer to it). */
   connect: CloudConnectEvent;
+  /** A connection that was ready went down (a refused handshake is an `error` only). */
   disconnect: CloudDisconnectEvent;
+  /** The server sent text that is not a cloud message (see {@link CloudWarningEvent}). */
+  warning: CloudWarningEvent;
   /**
    * A permanent close (with what to fix), a failed connect, a 4003 "overloaded" close (the
-   * connection reconnects; see {@link Cloud}), or a listener that threw.
+   * connection reconnects; see {@link Cloud}), reconnects that keep failing or connections that
+   * keep dropping right after the handshake (from the second in a row: what happened and when
+   * the next try is), or a listener that threw.
    */
   error: Error;
 };
@@ -134,6 +166,10 @@ interface PendingSet {
 }
 
 const CLIENT_PRODUCT = 'scratchlab/0.1';
+/** The longest warning text kept from a server frame. */
+const MAX_WARNING_CHARS = 1000;
+/** Cloud messages are flat objects: deeper JSON is not one (and is not worth parsing). */
+const MAX_MESSAGE_DEPTH = 4;
 const MAX_PROJECT_ID_LENGTH = 100;
 // Parentheses and semicolons would break the User-Agent's comment `(Purpose: …; Contact: …)`.
 const COMMENT_SEPARATORS = /[();]/;
@@ -197,6 +233,8 @@ export class Cloud extends TypedEmitter<CloudEventMap> {
   #http: HttpClient | undefined;
   /** Set after a permanent close: sets fail with it until `connect()` is called. */
   #failure: CloudError | null = null;
+  /** The end of every set line: `user` and `project_id`, serialized once. */
+  readonly #setTail: string;
 
   constructor(options: CloudConstructorOptions) {
     super();
@@ -255,9 +293,11 @@ export class Cloud extends TypedEmitter<CloudEventMap> {
         reconnectDelayMs: assertSeconds(options.reconnectDelay ?? 1, 'options.reconnectDelay') * 1000,
         initialValuesWaitMs:
           assertSeconds(options.initialValuesWait ?? 1, 'options.initialValuesWait') * 1000,
+        stableAfterMs: assertSeconds(options.stableAfter ?? 10, 'options.stableAfter') * 1000,
       },
       {
         frame: (text, initial) => this.#onFrame(text, initial),
+        retrying: (error) => this.emit('error', error),
         ready: (reconnected) => {
           this.#reconcile();
           this.emit('connect', { reconnected });
@@ -284,18 +324,20 @@ export class Cloud extends TypedEmitter<CloudEventMap> {
       // throughput of a burst: there the 2 s window alone decides what is unconfirmed.
       probe: (onAnswer) => this.rateLimit > 0 && this.#connection.probe(onAnswer),
     });
-    this.#pacer = new CloudPacer<PendingSet>(
-      this.rateLimit * 1000,
-      () => this.#connection.ready,
-      (pending) => this.#write(pending),
-    );
+    this.#setTail = `,"user":${JSON.stringify(this.username)},"project_id":${JSON.stringify(this.projectId)}}\n`;
+    this.#pacer = new CloudPacer<PendingSet>(this.rateLimit * 1000, {
+      canSend: () => this.#connection.ready,
+      send: (pending) => this.#write(pending),
+      buffered: () => this.#connection.buffered,
+    });
   }
 
   /**
    * A connection to the alternate server, which asks bots to say what they do and how to reach
    * their owner: the User-Agent becomes `scratchlab/0.1 (Purpose: …; Contact: …)` (or your
-   * `userAgent` in place of `scratchlab/0.1`). Text values up to 100 000 characters are allowed.
-   * No platform cookie is ever sent.
+   * `userAgent` in place of `scratchlab/0.1`). Values up to 100 000 characters are allowed; like
+   * everywhere they must be numeric (that server drops text silently): send text through
+   * `encode()`. No platform cookie is ever sent.
    */
   static alternate(projectId: number | string, options: AlternateCloudOptions): Cloud {
     assertObject(options, 'options');
@@ -314,7 +356,6 @@ export class Cloud extends TypedEmitter<CloudEventMap> {
     const product = userAgent === undefined ? CLIENT_PRODUCT : userAgent;
     assertHeaderText(product, 'options.userAgent', true);
     return new Cloud({
-      allowNonNumeric: true,
       lengthLimit: ALTERNATE_LENGTH_LIMIT,
       ...rest,
       host: rest.host ?? Cloud.ALTERNATE_HOST,
@@ -378,10 +419,15 @@ export class Cloud extends TypedEmitter<CloudEventMap> {
    * written out in full, never in exponent form (`1e21` → `1000000000000000000000`).
    * @throws TypeError / RangeError (as a rejection) for a bad name or value, before anything is sent
    */
-  async setVar(name: string, value: string | number): Promise<void> {
-    const bare = checkName(name);
-    const text = checkValue(value, this);
-    return this.#enqueue({ name: bare, value: text });
+  setVar(name: string, value: string | number): Promise<void> {
+    // Not `async`: one promise per set, not two (this is the hot path of a burst).
+    let pending: PendingSet;
+    try {
+      pending = { name: checkName(name), value: checkValue(value, this) };
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return this.#enqueue(pending);
   }
 
   /** Sets several variables in the order of the object's keys. Every value is checked before the first is sent. */
@@ -473,14 +519,10 @@ export class Cloud extends TypedEmitter<CloudEventMap> {
   }
 
   #write(pending: PendingSet): boolean {
-    const line = JSON.stringify({
-      method: 'set',
-      name: CLOUD_PREFIX + pending.name,
-      value: pending.value,
-      user: this.username,
-      project_id: this.projectId,
-    });
-    if (!this.#connection.send(`${line}\n`)) return false;
+    // The same line as JSON.stringify of { method, name, value, user, project_id }, built without
+    // an object per set. Names and values are checked strings: flat, nothing deep to bound.
+    const line = `{"method":"set","name":${JSON.stringify(CLOUD_PREFIX + pending.name)},"value":${JSON.stringify(pending.value)}${this.#setTail}`;
+    if (!this.#connection.send(line)) return false;
     this.#values.set(pending.name, pending.value);
     this.#ledger.written(pending.name, pending.value);
     this.emit('sent', { name: pending.name, value: pending.value });
@@ -522,17 +564,23 @@ export class Cloud extends TypedEmitter<CloudEventMap> {
     );
   }
 
-  #onFrame(text: string, initial: boolean): void {
-    for (const line of text.split('\n')) {
+  /**
+   * Reads a frame: one or more lines, each a JSON message. Returns whether it held a message
+   * (see `ConnectionHooks.frame`); lines that are not JSON objects are reported as one `warning`.
+   */
+  #onFrame(frame: string, initial: boolean): boolean {
+    let messages = 0;
+    let warning = '';
+    for (const line of frame.split('\n')) {
       if (line.trim() === '') continue;
-      let message: unknown;
-      try {
-        message = JSON.parse(line);
-      } catch {
-        continue; // a line we cannot read is not worth dropping the connection for
+      const message = tryParseJson(line, MAX_MESSAGE_DEPTH);
+      if (message === null || typeof message !== 'object' || Array.isArray(message)) {
+        if (warning.length < MAX_WARNING_CHARS) warning += (warning ? '\n' : '') + line.trim();
+        continue;
       }
-      if (message === null || typeof message !== 'object') continue;
+      messages++;
       const { method, name, value } = message as Record<string, unknown>;
+      // Other methods and shapes are not for this client: skipped, not worth a dropped connection.
       if (method !== 'set' || typeof name !== 'string') continue;
       if (typeof value !== 'string' && typeof value !== 'number') continue;
       const bare = stripPrefix(name);
@@ -546,6 +594,12 @@ export class Cloud extends TypedEmitter<CloudEventMap> {
       if (initial && previous === text) continue;
       this.emit('set', { name: bare, value: text, initial });
     }
+    if (warning) {
+      const bounded =
+        warning.length > MAX_WARNING_CHARS ? `${warning.slice(0, MAX_WARNING_CHARS)}…` : warning;
+      this.emit('warning', { text: bounded });
+    }
+    return messages > 0;
   }
 
   #headers(): Record<string, string> {

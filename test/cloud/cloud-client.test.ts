@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { Cloud, CloudError } from '../../src/cloud/index.js';
-import { LoginRequiredError } from '../../src/index.js';
+import { decode, encode, LoginRequiredError } from '../../src/index.js';
 import { useSandbox } from '../support/sandbox.js';
 import { BOT_AGENT, RawSocket, startHarness, waitFor } from './support.js';
 
@@ -46,7 +46,8 @@ describe('Cloud basics', () => {
     expect(Cloud.alternate(5, { purpose: 'p', contact: 'c', userAgent: 'mybot/2.0' }).userAgent).toBe(
       'mybot/2.0 (Purpose: p; Contact: c)',
     );
-    expect([alt.lengthLimit, alt.allowNonNumeric]).toEqual([100_000, true]);
+    // Numeric only on every host: the alternate server drops text silently (WIRE.md §5).
+    expect([alt.lengthLimit, alt.allowNonNumeric]).toEqual([100_000, false]);
     expect(alt.username).toMatch(/^player\d{6}$/);
   });
 
@@ -252,7 +253,7 @@ describe('permanent close codes', () => {
     expect(errors).toHaveLength(1);
     expect((errors[0] as CloudError).closeCode).toBe(code);
     expect(errors[0]!.message).toMatch(fix);
-    expect(disconnects).toEqual([false]);
+    expect(disconnects).toEqual([]); // never ready, so never disconnected: the error says it all
     expect(cloud.state).toBe('failed'); // no reconnect is scheduled
     await expect(cloud.setVar('score', 2)).rejects.toThrow(fix);
     expect(errors).toHaveLength(1);
@@ -305,19 +306,22 @@ describe('permanent close codes', () => {
 });
 
 describe('the alternate endpoint through Cloud.alternate', () => {
-  it('connects without login and carries text values', async () => {
+  it('connects without login and carries numeric values up to 100 000 characters', async () => {
     const a = guest('alt-text');
     const b = guest('alt-text');
     await Promise.all([a.connect(), b.connect()]);
     const seen = recorder(b);
-    await a.setVar('chat', 'hello, world! ☁');
-    await a.setVar('big', 'z'.repeat(100_000));
+    await a.setVar('chat', encode('hello, world!'));
+    await a.setVar('big', '7'.repeat(100_000));
     await waitFor(() => seen.length === 2, 'both sets');
-    expect(seen[0]).toBe('chat=hello, world! ☁');
+    expect(seen[0]).toBe(`chat=${encode('hello, world!')}`);
+    expect(decode(b.getVar('chat')!)).toBe('hello, world!');
     expect(b.getVar('big')).toHaveLength(100_000);
     const c = guest('alt-text');
     await c.connect();
-    expect(c.getAllVars()).toEqual({ chat: 'hello, world! ☁', big: 'z'.repeat(100_000) });
+    expect(c.getAllVars()).toEqual({ chat: encode('hello, world!'), big: '7'.repeat(100_000) });
+    // Text is refused before sending, as everywhere: the real server would drop it silently.
+    await expect(a.setVar('chat', 'hello')).rejects.toThrow(/must be numeric.*encode\(\)/);
     await Promise.all([a.disconnect(), b.disconnect(), c.disconnect()]);
   });
 
