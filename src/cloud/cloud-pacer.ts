@@ -6,8 +6,9 @@
  * deadline is the previous deadline plus the interval, not "now plus the interval", so a timer
  * that fires late (a loaded machine, a busy event loop) does not stretch every gap: the next gap
  * is shorter by the lateness, and the mean stays at the interval. Lateness is absorbed only up
- * to a tenth of the interval (`ABSORB`): a send later than that moves the schedule instead, so a
- * stall never turns into a burst of catch-up sends. A queue that was empty, or a socket that was
+ * to a quarter of the interval (`ABSORB`; on a loaded machine timers and threads run late by
+ * tens of milliseconds now and then): a send later than that moves the schedule instead, so a
+ * stall never turns into a burst of catch-up sends, and no gap is shorter than 3/4 of the interval. A queue that was empty, or a socket that was
  * not ready, starts a fresh schedule (the first set goes at once), so idle time is never "made up".
  *
  * With no interval (`rateLimit` 0) the queue is written out as fast as the socket takes it, in a
@@ -34,16 +35,30 @@ export interface PacerSink<T> {
   buffered(): number;
 }
 
+/** The clock and timers the pacer runs on (the process's own by default; a simulation in tests). */
+export interface PacerClock {
+  /** Monotonic milliseconds. */
+  now(): number;
+  setTimeout(callback: () => void, ms: number): unknown;
+  setImmediate(callback: () => void): unknown;
+}
+
+const PROCESS_CLOCK: PacerClock = {
+  now: () => performance.now(),
+  setTimeout: (callback, ms) => setTimeout(callback, ms),
+  setImmediate: (callback) => setImmediate(callback),
+};
+
 /** Fraction of the interval by which a late send may shorten the next gap. */
-const ABSORB = 0.1;
+export const ABSORB = 0.25;
 /** A send this close to its deadline (ms) goes now: timers round to whole milliseconds. */
 const EARLY_MS = 1;
 /** With no interval, yield to I/O after this many sends so a long backlog does not starve the process. */
-const YIELD_EVERY = 512;
+export const YIELD_EVERY = 512;
 /** Stop writing while the socket holds more than this many bytes ... */
-const HIGH_WATER = 1 << 20;
+export const HIGH_WATER = 1 << 20;
 /** ... and go on once it holds less than this. */
-const LOW_WATER = 1 << 18;
+export const LOW_WATER = 1 << 18;
 
 const noop = () => undefined;
 
@@ -51,14 +66,14 @@ export class CloudPacer<T> {
   readonly #intervalMs: number;
   readonly #absorbMs: number;
   readonly #sink: PacerSink<T>;
+  readonly #clock: PacerClock;
   /** Queue storage: items from `#head` on are waiting (a head index keeps `shift` O(1)). */
   #items: Waiting<T>[] = [];
   #head = 0;
   /** Deadline of the next send on the monotonic clock. */
   #due = Number.NEGATIVE_INFINITY;
-  /** A timer or an immediate that will run the pump. */
-  #timer: ReturnType<typeof setTimeout> | null = null;
-  #immediate: ReturnType<typeof setImmediate> | null = null;
+  /** Whether a timer or an immediate will run the pump. */
+  #scheduled = false;
   /** Whether the pump stopped for want of work or of a socket (the next start is a fresh schedule). */
   #idle = true;
   /** Whether we are waiting for the socket's buffer to drain. */
@@ -69,11 +84,13 @@ export class CloudPacer<T> {
   /**
    * @param intervalMs least time between two sends, on average exactly this
    * @param sink the socket side
+   * @param clock the clock and timers (the process's by default)
    */
-  constructor(intervalMs: number, sink: PacerSink<T>) {
+  constructor(intervalMs: number, sink: PacerSink<T>, clock: PacerClock = PROCESS_CLOCK) {
     this.#intervalMs = intervalMs;
     this.#absorbMs = intervalMs * ABSORB;
     this.#sink = sink;
+    this.#clock = clock;
   }
 
   /** Items not sent yet. */
@@ -103,7 +120,7 @@ export class CloudPacer<T> {
   /** Starts sending if a socket is ready (call it after every handshake). */
   wake(): void {
     // The pump is running or due anyway: it will see the new work.
-    if (this.#pumping || this.#timer !== null || this.#immediate !== null) return;
+    if (this.#pumping || this.#scheduled) return;
     this.#pumping = true;
     try {
       this.#pump();
@@ -125,7 +142,7 @@ export class CloudPacer<T> {
     let sent = 0;
     while (this.size > 0) {
       if (!sink.canSend()) break;
-      const now = performance.now();
+      const now = this.#clock.now();
       if (this.#idle) {
         // A fresh start: the time spent idle or offline is not a debt to pay back in a burst.
         this.#idle = false;
@@ -134,25 +151,30 @@ export class CloudPacer<T> {
       if (this.#intervalMs > 0) {
         const wait = this.#due - now;
         if (wait > EARLY_MS) {
-          this.#timer = setTimeout(this.#resume, wait);
+          this.#scheduled = true;
+          this.#clock.setTimeout(this.#resume, wait);
           return;
         }
       }
       const buffered = sink.buffered();
       if (buffered > HIGH_WATER || (this.#draining && buffered > LOW_WATER)) {
         this.#draining = true;
-        this.#immediate = setImmediate(this.#resume);
+        this.#scheduled = true;
+        this.#clock.setImmediate(this.#resume);
         return;
       }
       this.#draining = false;
+      // Off the queue before the send: a listener of the send (a `sent` event) may clear the
+      // queue (`disconnect()`), and this item, written, must resolve, not be rejected with them.
       const items = this.#items;
-      const index = this.#head;
+      const index = this.#head++;
       const head = items[index]!;
-      if (!sink.send(head.item)) break; // not written: keep it queued until the next wake()
-      // A listener of the send may have cleared the queue meanwhile (`disconnect()`).
-      if (this.#items === items && this.#head === index) {
+      if (!sink.send(head.item)) {
+        this.#head = index; // not written (and no listener ran): keep it queued until the next wake()
+        break;
+      }
+      if (this.#items === items) {
         items[index] = undefined as unknown as Waiting<T>;
-        this.#head++;
         if (this.#head >= 1024 && this.#head * 2 >= items.length) {
           this.#items = items.slice(this.#head);
           this.#head = 0;
@@ -165,7 +187,8 @@ export class CloudPacer<T> {
       }
       head.resolve();
       if (++sent >= YIELD_EVERY) {
-        this.#immediate = setImmediate(this.#resume);
+        this.#scheduled = true;
+        this.#clock.setImmediate(this.#resume);
         return;
       }
     }
@@ -173,8 +196,7 @@ export class CloudPacer<T> {
   }
 
   readonly #resume = (): void => {
-    this.#timer = null;
-    this.#immediate = null;
+    this.#scheduled = false;
     this.wake();
   };
 }
