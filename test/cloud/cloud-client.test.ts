@@ -3,10 +3,11 @@
  * handshakes, real sessions.
  */
 import { describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
 import { Cloud, CloudError } from '../../src/cloud/index.js';
 import { decode, encode, LoginRequiredError } from '../../src/index.js';
 import { useSandbox } from '../support/sandbox.js';
-import { BOT_AGENT, RawSocket, startHarness, waitFor } from './support.js';
+import { BOT_AGENT, startHarness, waitFor } from './support.js';
 
 const ctx = useSandbox();
 
@@ -326,18 +327,26 @@ describe('the alternate endpoint through Cloud.alternate', () => {
   });
 
   it('sends one JSON message per frame with user and project_id, names prefixed', async () => {
-    const listener = new RawSocket(ctx.sandbox.alternateCloudHost, { 'User-Agent': BOT_AGENT });
-    await listener.opened;
-    listener.send({ method: 'handshake', user: 'listener', project_id: 'frames' });
-    await listener.frame(1);
-    const cloud = guest('frames', { username: 'framebot' });
+    // The client's own socket class, recording each frame as written.
+    const written: string[] = [];
+    class RecordingWebSocket extends WebSocket {
+      override send(data: unknown, ...rest: never[]): void {
+        written.push(String(data));
+        super.send(data as string, ...rest);
+      }
+    }
+    const listener = guest('frames', { username: 'listener' });
+    const seen = recorder(listener);
+    await listener.connect();
+    const cloud = guest('frames', { username: 'framebot', WebSocket: RecordingWebSocket });
     await cloud.setVars({ a: 1, b: '2' });
-    await listener.frame(3);
-    expect(listener.frames.slice(1)).toEqual([
-      '{"method":"set","name":"☁ a","value":"1"}',
-      '{"method":"set","name":"☁ b","value":"2"}',
+    await waitFor(() => seen.length === 2, 'both sets');
+    expect(seen).toEqual(['a=1', 'b=2']);
+    expect(written).toEqual([
+      '{"method":"handshake","user":"framebot","project_id":"frames"}\n',
+      '{"method":"set","name":"☁ a","value":"1","user":"framebot","project_id":"frames"}\n',
+      '{"method":"set","name":"☁ b","value":"2","user":"framebot","project_id":"frames"}\n',
     ]);
-    await cloud.disconnect();
-    await listener.close();
+    await Promise.all([cloud.disconnect(), listener.disconnect()]);
   });
 });

@@ -179,13 +179,24 @@ describe('a 4003 "overloaded" close', () => {
       () => server.state.peek(HARNESS_PROJECT)?.values.get('☁ burst') === '10',
       'the latest value',
     );
-    expect(disconnects).toEqual([4003]);
-    expect(errors).toHaveLength(1);
-    expect(errors[0]).toBeInstanceOf(CloudError);
-    expect((errors[0] as CloudError).closeCode).toBe(4003);
-    expect(errors[0]!.message).toMatch(
+    // The server's rate bucket belongs to the user and project, so the value sent again at once
+    // after the reconnect may meet it again: a 4003 close each time, until the bucket refills
+    // (the waits grow meanwhile, as these connections do not stay up).
+    expect(disconnects.length).toBeGreaterThanOrEqual(1);
+    expect(disconnects.every((code) => code === 4003)).toBe(true);
+    const overloaded = errors.filter((error) => /as overloaded/.test(error.message));
+    expect(overloaded).toHaveLength(disconnects.length); // one per close, saying what to fix
+    expect(overloaded[0]).toBeInstanceOf(CloudError);
+    expect((overloaded[0] as CloudError).closeCode).toBe(4003);
+    expect(overloaded[0]!.message).toMatch(
       /^the server closed the connection as overloaded \(4003, server said: "rate limit: [^"]+"\): keep rateLimit ≥ 0\.1 s on the platform \(this connection's is 0 s\)/,
     );
+    // From the second close in a row on, a report of the retries as well.
+    for (const error of errors.filter((e) => !overloaded.includes(e))) {
+      expect(error.message).toMatch(
+        /closed the connection [\d.]+ s after the handshake \(code 4003.*\d+ tries in a row/,
+      );
+    }
     // 1, 2, 3 before the close, then the latest value again after the reconnect: 4-9 are lost.
     expect(logged(server.state, 'burst')).toEqual(['1', '2', '3', '10']);
     expect(sender.state).toBe('open');
