@@ -142,7 +142,8 @@ export class CloudPacer<T> {
     let sent = 0;
     while (this.size > 0) {
       if (!sink.canSend()) break;
-      const now = this.#clock.now();
+      // No clock at all without an interval (the hot path of a burst).
+      const now = this.#intervalMs > 0 ? this.#clock.now() : 0;
       if (this.#idle) {
         // A fresh start: the time spent idle or offline is not a debt to pay back in a burst.
         this.#idle = false;

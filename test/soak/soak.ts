@@ -4,13 +4,15 @@
  * On the sandbox's alternate cloud endpoint, through a TCP proxy: a `CloudRequests` host, a
  * `CloudEvents` listener and `--clients` (50) simulated projects (test/support/project-simulator.ts)
  * that each send a request every few seconds and wait for its answer (a new rid after 20 s
- * without one, 3 tries at most, like a project that retries). The sandbox is stopped and started
+ * without one, like a project that retries, 10 tries at most). The sandbox is stopped and started
  * again on the same port every `--restart-every` (30 s), and during the middle third of the run
  * the proxy cuts every connection after a random 0.5-4 s. At the end no new request is sent and
  * the outstanding ones get time to finish.
  *
  * Prints requests sent, answered, lost (no answer to any try), wrong answers, duplicated (a rid
- * the host served twice), reconnects, errors, and RSS and heap at start and end (after a GC).
+ * the host served twice), how many needed more than one try (the protocol keeps only the latest
+ * value of `TO_HOST`: a request written while the host's connection is down is overwritten by
+ * the next one before the host is back), reconnects, errors, and RSS and heap at start and end.
  * Exits 1 unless nothing was lost, wrong or duplicated and memory stayed flat.
  */
 import { setFlagsFromString } from 'node:v8';
@@ -52,7 +54,7 @@ function parseArgs(argv: string[]): Settings {
 const settings = parseArgs(process.argv.slice(2));
 const PROJECT = 'soak';
 const ANSWER_TIMEOUT_MS = 20_000;
-const TRIES = 3;
+const TRIES = 10;
 const CLIENT_RATE = 0.05;
 const HOST_RATE = 0.01;
 // A flapping network makes waits grow: keep them short enough for a run of minutes.
@@ -75,6 +77,8 @@ const stats = {
   lost: 0,
   wrong: 0,
   retries: 0,
+  retried: 0,
+  mostTries: 1,
   reconnects: 0,
   cloudErrors: 0,
   hostErrors: 0,
@@ -139,7 +143,9 @@ async function clientLoop(simulator: ProjectSimulator, index: number): Promise<v
     if (!sending) break;
     const text = `c${index}n${++stats.sent}`;
     let answered = false;
+    let tries = 0;
     for (let attempt = 0; attempt < TRIES && !answered; attempt++) {
+      tries++;
       if (attempt > 0) stats.retries++;
       try {
         const response = await simulator.request('echo', [text], { rid: rid() });
@@ -151,6 +157,8 @@ async function clientLoop(simulator: ProjectSimulator, index: number): Promise<v
       }
     }
     if (!answered) stats.lost++;
+    if (tries > 1) stats.retried++;
+    stats.mostTries = Math.max(stats.mostTries, tries);
     // The simulator keeps every answer it sees (other projects' too) and every value it sent:
     // test-side memory, dropped here so that the readings measure the library and the sandbox.
     simulator.responses.clear();
@@ -223,7 +231,7 @@ soak results after ${elapsed()}:
   lost                ${stats.lost}   (no answer to any of ${TRIES} tries)
   wrong answers       ${stats.wrong}
   duplicated          ${duplicated}   (rids the host served more than once; ${served.size} served)
-  retries             ${stats.retries}
+  needed a retry      ${stats.retried}   (${stats.retries} tries again, ${stats.sent + stats.retries - served.size} tries the host never saw; at most ${stats.mostTries} tries for one request)
   reconnects          ${stats.reconnects}   (all ${clouds.length} connections; ${stats.restarts} sandbox restarts, ${proxy.cut} proxy cuts)
   cloud errors        ${stats.cloudErrors}   (reported retries, flaps and closes)
   host errors         ${stats.hostErrors}
