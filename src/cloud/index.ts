@@ -21,6 +21,7 @@ export {
   type CloudOptions,
   type CloudSentEvent,
   type CloudSetEvent,
+  type CloudWarningEvent,
 } from './cloud.js';
 export type { ConnectionState } from './cloud-connection.js';
 export { CloudError } from './cloud-error.js';
