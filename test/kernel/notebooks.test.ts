@@ -1,6 +1,6 @@
 // The example notebooks, as CI runs them: executed headlessly on the sandbox kernel, exported to
 // HTML with their charts, photographed by headless Chromium, and searched for secrets.
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -19,6 +19,9 @@ import {
 } from './jupyter.js';
 import { decodePng, distinctColours, inkedPixels, meanLuminance } from './png.js';
 import { SECRET_PATTERNS } from './secrets.js';
+
+/** Files notebook 01 writes beside itself with `chart.save` and `list.save` (git ignores them). */
+const KEPT_FILES = ['views-and-loves.png', 'projects.csv'];
 
 const notebooks = readdirSync(NOTEBOOKS)
   .filter((f) => f.endsWith('.ipynb'))
@@ -45,6 +48,7 @@ describe.skipIf(!hasJupyter)('the notebooks, executed', () => {
   let home: JupyterHome;
   beforeAll(async () => {
     home = jupyterHome('notebooks');
+    for (const file of KEPT_FILES) rmSync(join(NOTEBOOKS, file), { force: true });
     await installKernels(home);
   });
 
@@ -123,6 +127,17 @@ describe.skipIf(!hasJupyter)('the notebooks, executed', () => {
         expect(blue, 'pixels of a drawn chart').toBeGreaterThan(500);
       },
     );
+  });
+
+  it('keeps a chart as a real PNG and a project list as CSV (notebook 01)', () => {
+    const image = decodePng(readFileSync(join(NOTEBOOKS, 'views-and-loves.png')));
+    expect(image.width).toBeGreaterThan(400);
+    expect(inkedPixels(image)).toBeGreaterThan(1000);
+    expect(distinctColours(image)).toBeGreaterThan(10);
+    const csv = readFileSync(join(NOTEBOOKS, 'projects.csv'), 'utf8').trimEnd().split(/\r?\n/);
+    expect(csv[0]).toMatch(/^id,title,/);
+    // A row per project, each starting with its id (a quoted field may span lines).
+    expect(csv.filter((line) => /^\d+,/.test(line)).length).toBeGreaterThan(5);
   });
 
   it('shows the session redacted where a notebook displays it', () => {
