@@ -5,11 +5,14 @@
  * waiter that gives up can name the holder, and a lock left by a dead process on this machine
  * is taken over at once instead of after the stale time.
  */
-import { readFile, rm, unlink, writeFile } from 'node:fs/promises';
+import { readFile, rm, stat, unlink, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import lockfile from 'proper-lockfile';
 import { tryParseJson } from '../json.js';
+
+/** How long a lock folder may stay without its `holder.json` before it counts as orphaned. */
+const ORPHAN_AFTER_MS = 2000;
 
 /** Options of {@link withFileLock}. */
 export interface FileLockOptions {
@@ -71,6 +74,7 @@ export async function withFileLock<T>(
       }
       if (code !== 'ELOCKED') throw error;
       const holder = await readHolder(holderPath);
+      if (holder === undefined && (await removeIfOrphaned(lockPath, holderPath))) continue;
       if (holder && isDeadHere(holder)) {
         // Checked again just before removing, so a lock taken meanwhile is left alone.
         const again = await readHolder(holderPath);
@@ -104,6 +108,20 @@ export async function withFileLock<T>(
     await unlink(holderPath).catch(() => undefined);
     await release().catch(() => undefined);
   }
+}
+
+/**
+ * A holder writes `holder.json` within milliseconds of taking the lock; a lock folder that has
+ * none after {@link ORPHAN_AFTER_MS} was left by a process killed in between. It is removed
+ * (checked twice, so a lock taken meanwhile, which has a newer time, is left alone).
+ */
+async function removeIfOrphaned(lockPath: string, holderPath: string): Promise<boolean> {
+  const first = await stat(lockPath).catch(() => undefined);
+  if (first === undefined || Date.now() - first.mtimeMs < ORPHAN_AFTER_MS) return false;
+  const again = await stat(lockPath).catch(() => undefined);
+  if (again?.mtimeMs !== first.mtimeMs || (await readHolder(holderPath)) !== undefined) return false;
+  await rm(lockPath, { recursive: true, force: true });
+  return true;
 }
 
 async function readHolder(path: string): Promise<LockHolder | undefined> {

@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { chmod, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readdir, readFile, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { hostname, tmpdir as osTmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -161,8 +161,9 @@ describe('JsonDatabase after SIGKILL', () => {
     const delays = [15, 40, 80, 120, 160, 200, 260, 320, 400, 500];
     for (const [round, delay] of delays.entries()) {
       const { proc, out, err } = spawnChild(child, [path]);
-      // Kill once the child is writing, at a moment that varies from round to round.
-      await waitFor(() => out().includes('start') || proc.exitCode !== null, 10_000);
+      // Kill once the child is writing (its first write reported: each write takes the file's
+      // lock, slow on a loaded machine), at a moment that varies from round to round.
+      await waitFor(() => /start \d+\n\d+\n/.test(out()) || proc.exitCode !== null, 10_000);
       await new Promise((done) => setTimeout(done, delay + Math.random() * 40));
       await kill(proc);
       expect(err(), `round ${round}: the child failed`).toBe('');
@@ -182,8 +183,8 @@ describe('JsonDatabase after SIGKILL', () => {
       expect(state).toEqual(stateAfter(writes));
       known = writes;
     }
-    // The rounds did write (a few hundred writes in all on a normal disk).
-    expect(totalReported).toBeGreaterThan(20);
+    // Every round was killed while writing, after at least one reported write.
+    expect(totalReported).toBeGreaterThanOrEqual(delays.length);
   }, 40_000);
 });
 
@@ -281,6 +282,20 @@ describe('JsonDatabase with several writers on one file', () => {
     await db.set('k', 'v');
     expect(JSON.parse(await readFile(path, 'utf8'))).toEqual({ k: 'v' });
   }, 30_000);
+
+  it('takes over a lock folder left without its holder (a writer killed right after locking)', async () => {
+    const path = freshPath();
+    const lock = `${path}.lock`;
+    await mkdir(lock);
+    const db = new JsonDatabase({ path, lockTimeout: 1000 });
+    // Fresh, it may be a writer about to name itself: waited for, then the wait gives up.
+    expect(await db.set('k', 'v').catch((e: Error) => e.message)).toMatch(/gave up after 1000 ms/);
+    // Older than the grace period and still without a holder: orphaned, removed, written.
+    const past = new Date(Date.now() - 5000);
+    await utimes(lock, past, past);
+    await db.set('k', 'v');
+    expect(JSON.parse(await readFile(path, 'utf8'))).toEqual({ k: 'v' });
+  });
 
   it('refuses a bad lockTimeout', () => {
     expect(() => new JsonDatabase({ path: '/x/a.json', lockTimeout: -1 })).toThrow(RangeError);

@@ -20,10 +20,14 @@ import {
 
 const VEGA_LITE = 'application/vnd.vegalite.v5+json';
 const displays = (cell: Cell) => (cell.outputs ?? []).filter((o) => o.output_type === 'display_data');
-const stdout = (cell: Cell) =>
+/** Everything rich the cell showed: its displays and its value (Out[n]). */
+const shown = (cell: Cell) =>
+  (cell.outputs ?? []).filter((o) => o.output_type === 'display_data' || o.output_type === 'execute_result');
+/** The cell's value as IPython shows it: the `text/plain` of its `execute_result` (Out[n]). */
+const result = (cell: Cell) =>
   (cell.outputs ?? [])
-    .filter((o) => o.output_type === 'stream' && o.name === 'stdout')
-    .map((o) => text(o.text))
+    .filter((o) => o.output_type === 'execute_result')
+    .map((o) => text(o.data!['text/plain'] as string))
     .join('');
 
 describe.skipIf(!hasJupyter)('charts and lists in the kernel', () => {
@@ -57,19 +61,20 @@ describe.skipIf(!hasJupyter)('charts and lists in the kernel', () => {
 
     expect(displays(c[0]!)).toHaveLength(1);
     expect(Object.keys(displays(c[0]!)[0]!.data!)).toEqual([VEGA_LITE, 'image/svg+xml', 'text/plain']);
-    expect(stdout(c[0]!)).toContain('PNG');
+    expect(result(c[0]!)).toContain('PNG');
     const bytes = readFileSync(png);
     expect(bytes.subarray(1, 4).toString('latin1')).toBe('PNG');
 
-    // The same chart as a later cell's value: shown again, from its own bundle.
-    expect(displays(c[1]!)).toHaveLength(1);
-    expect(text(displays(c[1]!)[0]!.data!['text/plain'] as string)).toMatch(/^200 cloud log entries/);
+    // The same chart as a later cell's value: shown again (as Out[n]), from its own bundle.
+    expect(shown(c[1]!)).toHaveLength(1);
+    expect(Object.keys(shown(c[1]!)[0]!.data!)).toContain(VEGA_LITE);
+    expect(text(shown(c[1]!)[0]!.data!['text/plain'] as string)).toMatch(/^200 cloud log entries/);
     // `await plot(x)` as a cell's value: shown once, not twice.
-    expect(displays(c[2]!)).toHaveLength(1);
+    expect(shown(c[2]!)).toHaveLength(1);
 
-    expect(stdout(c[3]!)).toContain('CSV');
+    expect(result(c[3]!)).toContain('CSV');
     expect(readFileSync(csv, 'utf8').split('\r\n')[0]).toMatch(/^id,username,scratchteam,history\.joined/);
 
-    expect(displays(c[4]!).map((d) => text(d.data!['text/plain'] as string))).toEqual(['no results']);
+    expect(shown(c[4]!).map((d) => text(d.data!['text/plain'] as string))).toEqual(['no results']);
   });
 });
