@@ -3,7 +3,8 @@
  * arrive in one shape whatever the quirk:
  * - integers beyond `Number.MAX_SAFE_INTEGER` (news ids) keep their exact digits, as strings
  *   (`JSON.parse` would round them; Node 20 has no reviver access to the source text);
- * - protocol-relative URLs (`//cdn2.scratch.mit.edu/...`) become `https:` ones;
+ * - protocol-relative URLs (`//cdn2.scratch.mit.edu/...`) get the scheme of the answer they came
+ *   in, as a browser resolves them: `https:` on the real service (a sandbox on `http:` keeps `http:`);
  * - date-times without a zone (`2019-08-24T10:20:30`, meant as UTC) get their `Z`.
  * Only API records go through here, never project bodies: those are kept byte for byte.
  */
@@ -16,8 +17,16 @@ const LONG_DIGITS = /\d{16}/;
  * Parses an API answer (nesting bounded like every parse) and normalizes it as the module
  * comment says. Throws `JsonDepthError` or `SyntaxError` like {@link parseJson}.
  */
-export function parseAnswer(text: string): unknown {
-  return normalizeRecord(parseJson(LONG_DIGITS.test(text) ? quoteUnsafeIntegers(text) : text));
+export function parseAnswer(text: string, answerUrl?: string): unknown {
+  return normalizeRecord(
+    parseJson(LONG_DIGITS.test(text) ? quoteUnsafeIntegers(text) : text),
+    schemeOf(answerUrl),
+  );
+}
+
+/** `http:` for an answer that came over plain HTTP (a local sandbox), else `https:`. */
+function schemeOf(url: string | undefined): 'http:' | 'https:' {
+  return url?.startsWith('http:') ? 'http:' : 'https:';
 }
 
 /**
@@ -44,10 +53,10 @@ const PROTOCOL_RELATIVE = /^\/\/[a-z0-9-]+(\.[a-z0-9-]+)+(:\d+)?(\/|$)/i;
 const ZONELESS_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/;
 
 /**
- * A record with its URLs given a scheme and its zone-less date-times marked UTC, in place.
+ * A record with its URLs given `scheme` and its zone-less date-times marked UTC, in place.
  * Only values under URL-like and date-like keys are touched: free text stays as written.
  */
-export function normalizeRecord<T>(value: T): T {
+export function normalizeRecord<T>(value: T, scheme: 'http:' | 'https:' = 'https:'): T {
   const stack: unknown[] = [value];
   while (stack.length > 0) {
     const item = stack.pop();
@@ -56,7 +65,7 @@ export function normalizeRecord<T>(value: T): T {
     for (const key of Object.keys(record)) {
       const child = record[key];
       if (typeof child === 'string') {
-        const fixed = normalizeString(Array.isArray(item) ? '' : key, child);
+        const fixed = normalizeString(Array.isArray(item) ? '' : key, child, scheme);
         if (fixed !== child) record[key] = fixed;
       } else if (child !== null && typeof child === 'object') {
         stack.push(child);
@@ -66,8 +75,8 @@ export function normalizeRecord<T>(value: T): T {
   return value;
 }
 
-function normalizeString(key: string, value: string): string {
-  if (URL_KEY.test(key) && PROTOCOL_RELATIVE.test(value)) return `https:${value}`;
+function normalizeString(key: string, value: string, scheme: string): string {
+  if (URL_KEY.test(key) && PROTOCOL_RELATIVE.test(value)) return `${scheme}${value}`;
   if (DATE_KEY.test(key) && ZONELESS_DATE_TIME.test(value)) return `${value}Z`;
   return value;
 }

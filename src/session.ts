@@ -190,7 +190,12 @@ export class Session implements ClientCore {
     const answer = await this.http.request(url, {
       headers: { 'X-Requested-With': 'XMLHttpRequest', Referer: this.hosts.site },
     });
-    const parsed = readJson<unknown>(answer, 'GET', () => this.http.secretsFor(url), parseAnswer);
+    const parsed = readJson<unknown>(
+      answer,
+      'GET',
+      () => this.http.secretsFor(url),
+      (text) => parseAnswer(text, answer.url),
+    );
     // Logged out, the answer is `{}`, or `{ flags }` without `user`; fields we do not know are kept.
     const info = (
       parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed) ? parsed : {}
@@ -280,7 +285,12 @@ export class Session implements ClientCore {
    * dates (WIRE §10). A project token in it becomes a secret of this session, hidden from print.
    */
   #record<T>(answer: HttpAnswer, method: string, url: string): T {
-    const value = readJson<unknown>(answer, method, () => this.http.secretsFor(url), parseAnswer);
+    const value = readJson<unknown>(
+      answer,
+      method,
+      () => this.http.secretsFor(url),
+      (text) => parseAnswer(text, answer.url),
+    );
     if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
       const token = (value as { project_token?: unknown }).project_token;
       if (typeof token === 'string') {
@@ -368,7 +378,7 @@ export class Session implements ClientCore {
 /** The answer as a record, or `undefined` when it is not JSON (a login page in HTML, say). */
 function tryRecord(answer: HttpAnswer): unknown {
   try {
-    return parseAnswer(new TextDecoder().decode(answer.bytes));
+    return parseAnswer(new TextDecoder().decode(answer.bytes), answer.url);
   } catch {
     return undefined;
   }

@@ -1,10 +1,11 @@
 import { createServer } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { quoteUnsafeIntegers } from '../../src/answers.js';
+import { parseAnswer, quoteUnsafeIntegers } from '../../src/answers.js';
 import { ApiError, Session } from '../../src/index.js';
 import { MAX_JSON_DEPTH } from '../../src/json.js';
 import { caught } from '../support/caught.js';
 import { closeLocal, listenLocal } from '../support/local-server.js';
+import { useSandbox } from '../support/sandbox.js';
 
 // Answers shaped like the real service's (WIRE.md §10), served verbatim over loopback.
 const answers: Record<string, string> = {
@@ -38,16 +39,33 @@ describe('real answers are read faithfully', () => {
     expect(news[1]!.id).toBe(42);
   });
 
-  it('protocol-relative URLs get https:, zone-less dates get Z; free text is untouched', async () => {
+  it('protocol-relative URLs get the scheme of their answer (https: on the real service)', () => {
+    const text =
+      '{"thumbnail_url": "//cdn2.scratch.mit.edu/get_image/project/1_480x360.png", "title": "//x.y"}';
+    expect(parseAnswer(text, 'https://api.scratch.mit.edu/proxy/featured')).toEqual({
+      thumbnail_url: 'https://cdn2.scratch.mit.edu/get_image/project/1_480x360.png',
+      title: '//x.y',
+    });
+    expect(parseAnswer(text)).toMatchObject({
+      thumbnail_url: 'https://cdn2.scratch.mit.edu/get_image/project/1_480x360.png',
+    });
+    // A sandbox on plain HTTP serves its own images there: `https:` would make them dead links.
+    expect(parseAnswer(text, 'http://127.0.0.1:8080/api/proxy/featured')).toMatchObject({
+      thumbnail_url: 'http://cdn2.scratch.mit.edu/get_image/project/1_480x360.png',
+    });
+  });
+
+  it('protocol-relative URLs get a scheme, zone-less dates get Z; free text is untouched', async () => {
+    // This server answers over http:, so its protocol-relative URLs resolve to http:.
     const news = await session().news();
-    expect(news[0]!.image).toBe('https://cdn.scratch.mit.edu/news.png');
+    expect(news[0]!.image).toBe('http://cdn.scratch.mit.edu/news.png');
     expect(news[0]!.stamp).toBe('2024-01-02T03:04:05Z');
     expect(new Date(news[0]!.stamp).getTime()).toBe(Date.UTC(2024, 0, 2, 3, 4, 5));
     expect(news[1]!.stamp).toBe('2024-01-02T03:04:05.000Z');
     expect(news[1]!.copy).toBe('//not a url but text');
     const featured = await session().featured();
     const row = featured.community_featured_projects![0]!;
-    expect(row.thumbnail_url).toBe('https://cdn2.scratch.mit.edu/get_image/project/1_480x360.png?v=2');
+    expect(row.thumbnail_url).toBe('http://cdn2.scratch.mit.edu/get_image/project/1_480x360.png?v=2');
     expect(row.title).toBe('//cdn2.example.com/ in a title stays');
   });
 
@@ -96,5 +114,25 @@ describe('JSON nesting bound', () => {
     await expect(session().http.request(`${base}/health`, { method: 'POST', json: deep })).rejects.toThrow(
       /request body nests deeper than/,
     );
+  });
+});
+
+describe('real shapes from the sandbox', () => {
+  const fixture = useSandbox();
+
+  it('protocol-relative image URLs of /session/ and /proxy/featured resolve to images that load', async () => {
+    const session = await fixture.login();
+    const info = await session.refreshSession();
+    const urls = [info.user!.thumbnailUrl];
+    const featured = await session.featured();
+    const row = Object.values(featured).flat()[0] as { thumbnail_url?: string } | undefined;
+    if (row?.thumbnail_url) urls.push(row.thumbnail_url);
+    expect(urls.length).toBe(2);
+    for (const url of urls) {
+      expect(url.startsWith(`${fixture.sandbox.url}/`), url).toBe(true);
+      const answer = await fetch(url);
+      expect(answer.status, url).toBe(200);
+      expect(answer.headers.get('content-type')).toBe('image/png');
+    }
   });
 });
