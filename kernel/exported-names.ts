@@ -1,7 +1,7 @@
 /**
  * Every name a declaration file exports, values and types alike, following `export * from` and
- * `export type * from` into relative files. The preload imports these names one by one, so cells
- * can write `Session`, `ApiError` or `User` (a type only) without an import, and a name the package
+ * `export type * from` into relative files. The kernel declares these names as globals
+ * (./preload.ts), so cells can write `Session`, `ApiError` or `User` (a type only) without an import, and a name the package
  * exports later (such as `Cloud`) appears in cells without touching the kernel.
  *
  * Declarations are parsed, not type-checked, with tslab's TypeScript (already loaded): a few

@@ -7,8 +7,8 @@
  * It assembles a kernel from tslab's parts (converter, executor, ZeroMQ server) with these
  * additions: the protocol as IPython speaks it (./server.ts), cells that resolve the `scratchlab`
  * package by name, values shown as tables and charts (./cell-runner.ts), errors with the cells'
- * own lines (./traceback.ts), and a hidden preload declaring `session`, `sandbox`, `show`, `plot`,
- * `live`, `display` and the package's exports before the first cell.
+ * own lines (./traceback.ts), and `session`, `sandbox`, `show`, `plot`, `live`, `display` and the
+ * package's exports declared for the cells (a small hidden preload and globals: ./preload.ts).
  *
  * As tslab, it warms TypeScript before the server answers. The session (the embedded sandbox and
  * its login) and the preload start on first use or a second after start-up (./first-use.ts): a
@@ -28,7 +28,14 @@ import {
   resolvePackageForTypes,
 } from './package-resolution.js';
 import { PendingDisplays } from './pending-displays.js';
-import { KERNEL_GLOBAL_KEY, PRELOAD_NAMES, preloadSource } from './preload.js';
+import {
+  defineGlobals,
+  GLOBALS_MODULE,
+  globalsDeclarations,
+  KERNEL_GLOBAL_KEY,
+  PRELOAD_NAMES,
+  preloadSource,
+} from './preload.js';
 import type { QuickInfo } from './quick-info.js';
 import { KernelServer, kernelLog } from './server.js';
 import { converterSet, executor, jupyter, tslabTypeScript } from './tslab.js';
@@ -45,10 +52,17 @@ const useSandbox = args.sandbox === true;
 const log = kernelLog();
 
 // Before anything compiles or requires a cell.
-resolvePackageForRequire();
+resolvePackageForRequire([GLOBALS_MODULE]);
 const typescript = tslabTypeScript();
 const root = packageRoot();
-resolvePackageForTypes(typescript.sys, process.cwd(), root);
+let globalsText: string | null = null;
+const globalsModule = GLOBALS_MODULE.slice(GLOBALS_MODULE.indexOf('/') + 1);
+resolvePackageForTypes(
+  typescript.sys,
+  process.cwd(),
+  root,
+  new Map([[globalsModule, () => (globalsText ??= globalsDeclarations(names()))]]),
+);
 const version = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version?: string })
   .version;
 
@@ -78,13 +92,15 @@ const session = new OnFirstUse(async () => {
   Reflect.set(globalThis, Symbol.for(KERNEL_GLOBAL_KEY), {
     session: workbench.session,
     sandbox: workbench.sandbox,
+  });
+  defineGlobals(sdk, names(), {
     show: helpers.createShow(context),
     plot: helpers.createPlot(context),
     live: createLive(context),
     display: createDisplay(context),
   });
   const declared = new Set(Object.keys(inner.locals));
-  const source = preloadSource({ exports: names(), sandbox: workbench.sandbox !== null, declared });
+  const source = preloadSource({ sandbox: workbench.sandbox !== null, declared });
   const problems = await runner.preload(source);
   if (problems.length > 0) {
     for (const problem of problems) log(`preload: ${problem}`);

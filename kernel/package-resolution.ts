@@ -56,8 +56,11 @@ interface ModuleInternals {
 
 let requirePatched = false;
 
-/** Lets `require('scratchlab…')` load the package's ESM entry points (Node ≥ 20.19 runs them). */
-export function resolvePackageForRequire(): void {
+/**
+ * Lets `require('scratchlab…')` load the package's ESM entry points (Node ≥ 20.19 runs them).
+ * `aliases` name more specifiers for the main entry point (modules only TypeScript sees).
+ */
+export function resolvePackageForRequire(aliases: readonly string[] = []): void {
   if (requirePatched) return;
   requirePatched = true;
   const internals = createRequire(import.meta.url)('node:module') as ModuleInternals;
@@ -65,7 +68,7 @@ export function resolvePackageForRequire(): void {
   internals._resolveFilename = function (request, parent, isMain, options) {
     if (isOwnRequest(request)) {
       try {
-        return fileURLToPath(import.meta.resolve(request));
+        return fileURLToPath(import.meta.resolve(aliases.includes(request) ? PACKAGE : request));
       } catch {
         // not an export of the package: let Node report it as usual
       }
@@ -107,11 +110,22 @@ export function virtualDeclarations(root: string, folder: string): Map<string, s
  * finds a real copy's main entry but none of its subpaths (`scratchlab/sandbox`), which only its
  * `exports` name. The virtual files point at the very package the kernel runs from.
  */
-export function resolvePackageForTypes(sys: TypeScriptSys, cwd: string, root: string = packageRoot()): void {
+export function resolvePackageForTypes(
+  sys: TypeScriptSys,
+  cwd: string,
+  root: string = packageRoot(),
+  extra: ReadonlyMap<string, () => string> = new Map(),
+): void {
   const folder = join(cwd, 'node_modules', PACKAGE);
   const files = virtualDeclarations(root, folder);
+  // More modules beside the package's (`kernel-globals` → `kernel-globals.d.ts`), written on first read.
+  const lazy = new Map([...extra].map(([name, text]) => [join(folder, `${name}.d.ts`), text]));
   const { fileExists, readFile, directoryExists } = sys;
-  sys.fileExists = (path) => files.has(path) || fileExists.call(sys, path);
-  sys.readFile = (path, encoding) => files.get(path) ?? readFile.call(sys, path, encoding);
+  sys.fileExists = (path) => files.has(path) || lazy.has(path) || fileExists.call(sys, path);
+  sys.readFile = (path, encoding) => {
+    const text = files.get(path) ?? lazy.get(path)?.();
+    if (text !== undefined) return text;
+    return readFile.call(sys, path, encoding);
+  };
   sys.directoryExists = (path) => path === folder || directoryExists.call(sys, path);
 }

@@ -1,18 +1,27 @@
 /**
- * The hidden TypeScript the kernel runs before the first cell. tslab keeps the declarations of
- * every executed cell for the next ones, so what the preload declares is visible, with its types,
- * in every cell: `session`, `sandbox` (sandbox kernel only), `show`, `plot`, `live`, `display`, the
- * package's namespace `scratchlab`, and each of its exports by name.
+ * What cells see without declaring it: `session`, `sandbox` (sandbox kernel only), `show`, `plot`,
+ * `live`, `display`, the package's namespace `scratchlab`, and each of its exports by name.
  *
- * The values come from the kernel process through one global symbol; the preload only gives them
- * names and types. Types are written as `import('…').X` so that no helper type name leaks into the
- * cells' scope. (Top-level names starting with `__` break in tslab preloads: none are used.)
+ * tslab keeps every cell's declarations as a declaration file that it re-parses, re-resolves and
+ * re-prints for every later cell, so its size is paid by each cell (a trivial cell cost 1.5x plain
+ * tslab's with the 200 exports imported there). Hence two parts:
+ * - the hidden preload, run before the first cell that needs it, stays a few short lines: the
+ *   namespace `scratchlab` and `session`/`sandbox`, whose declarations also keep the globals file
+ *   in every cell's program;
+ * - a declaration file the kernel shows TypeScript ({@link GLOBALS_MODULE}, parsed once and then
+ *   reused by every cell's program) declares the package's exports and the helpers as globals, and
+ *   the kernel defines their values on `globalThis` ({@link defineGlobals}).
+ * A cell's own declaration of one of these names shadows the global, as an import did.
+ *
+ * The values of the preload come from the kernel process through one global symbol. Types are
+ * written as `import('…').X` so that no helper type name leaks into the cells' scope. (Top-level
+ * names starting with `__` break in tslab preloads: none are used.)
  */
 
 /** `Symbol.for` key of the object through which the kernel hands its values to the preload. */
 export const KERNEL_GLOBAL_KEY = 'scratchlab.kernel';
 
-/** Names the preload declares itself; an export with one of these names is not imported. */
+/** Names the kernel declares itself; an export with one of these names is not made a global. */
 export const PRELOAD_NAMES: readonly string[] = [
   'scratchlab',
   'session',
@@ -23,10 +32,14 @@ export const PRELOAD_NAMES: readonly string[] = [
   'display',
 ];
 
+/**
+ * The module, shown to TypeScript only (beside the package's own declarations), that declares the
+ * globals; at run time it is the package's main entry point (./package-resolution.ts).
+ */
+export const GLOBALS_MODULE = 'scratchlab/kernel-globals';
+
 /** Options of {@link preloadSource}. */
 export interface PreloadOptions {
-  /** Names exported by the `scratchlab` package (values and types). */
-  exports: readonly string[];
   /** Declare `sandbox` (the sandbox kernel). */
   sandbox: boolean;
   /** Names the cells have declared themselves already: the preload leaves them alone. */
@@ -35,8 +48,12 @@ export interface PreloadOptions {
 
 const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
 
+/** Helpers declared as globals (the others are the preload's). */
+const GLOBAL_HELPERS = ['show', 'plot', 'live', 'display'] as const;
+
 // The types of the helpers, as cells see them. They mirror kernel/helpers.ts and kernel/live.ts.
-const SDK = "import('scratchlab')";
+const PACKAGE = 'scratchlab';
+const SDK = `import('${PACKAGE}')`;
 const PRESENTATION = "import('scratchlab/presentation')";
 const SHOW_TYPE = `(value: unknown, options?: { rows?: number; kind?: ${PRESENTATION}.RecordKind }) => Promise<void>`;
 const PROJECTS = `(${SDK}.Project | ${SDK}.UserProjectRow)[]`;
@@ -61,26 +78,68 @@ const DISPLAY_OPTIONS = `{ rows?: number; kind?: ${PRESENTATION}.RecordKind }`;
 const DISPLAY_TYPE = `(value: unknown, options?: ${DISPLAY_OPTIONS}) => { readonly id: string; update(value: unknown, options?: ${DISPLAY_OPTIONS}): Promise<void> }`;
 const LIVE_TYPE = `(cloud: ${LIVE_SOURCE}, options?: ${LIVE_OPTIONS}) => ${LIVE_HANDLE}`;
 
+/** The package's exports that become globals: identifiers, none of the kernel's own names. */
+export function globalExports(exports: readonly string[]): string[] {
+  const reserved = new Set(PRELOAD_NAMES);
+  return exports.filter((n) => n !== 'default' && IDENTIFIER.test(n) && !reserved.has(n));
+}
+
+/**
+ * The text of {@link GLOBALS_MODULE}: the package's namespace, and globals for `exports` (aliases,
+ * so classes, generic types and namespaces keep every meaning) and the helpers. (TypeScript flags
+ * aliases in a global augmentation, but only in a declaration file, which tslab never checks.)
+ */
+export function globalsDeclarations(exports: readonly string[]): string {
+  return [
+    `import * as sdk from ${JSON.stringify(PACKAGE)};`,
+    `export * from ${JSON.stringify(PACKAGE)};`,
+    'declare global {',
+    ...globalExports(exports).map((name) => `  export import ${name} = sdk.${name};`),
+    `  const show: ${SHOW_TYPE};`,
+    `  const plot: ${PLOT_TYPE};`,
+    `  const live: ${LIVE_TYPE};`,
+    `  const display: ${DISPLAY_TYPE};`,
+    '}',
+    '',
+  ].join('\n');
+}
+
+/**
+ * Defines the globals that {@link globalsDeclarations} declares: the package's runtime exports and
+ * the helpers. Not enumerable, and never over a global that exists already.
+ */
+export function defineGlobals(
+  sdk: Record<string, unknown>,
+  exports: readonly string[],
+  helpers: Readonly<Record<(typeof GLOBAL_HELPERS)[number], unknown>>,
+): void {
+  const values: [string, unknown][] = [
+    ...globalExports(exports)
+      .filter((name) => Object.hasOwn(sdk, name))
+      .map((name): [string, unknown] => [name, sdk[name]]),
+    ...GLOBAL_HELPERS.map((name): [string, unknown] => [name, helpers[name]]),
+  ];
+  for (const [name, value] of values) {
+    if (name in globalThis) continue;
+    Object.defineProperty(globalThis, name, { value, writable: true, configurable: true, enumerable: false });
+  }
+}
+
 /** The preload's TypeScript source. */
 export function preloadSource(options: PreloadOptions): string {
-  const reserved = new Set(PRELOAD_NAMES);
   const declared = options.declared ?? new Set<string>();
-  const names = options.exports.filter(
-    (n) => n !== 'default' && IDENTIFIER.test(n) && !reserved.has(n) && !declared.has(n),
-  );
   const from = `Reflect.get(globalThis, Symbol.for(${JSON.stringify(KERNEL_GLOBAL_KEY)}))`;
+  const globals = `import(${JSON.stringify(GLOBALS_MODULE)})`;
+  // `scratchlab` comes from the globals module (the same namespace), so that it keeps that module in
+  // the program; if a cell took the name before the preload ran, another name does.
+  const namespace = declared.has('scratchlab') ? 'scratchlab_kernel' : 'scratchlab';
   const lines = [
-    "import * as scratchlab from 'scratchlab';",
-    names.length > 0 ? `import { ${names.join(', ')} } from 'scratchlab';` : '',
-    `const session: ${SDK}.Session = ${from}.session;`,
+    `import * as ${namespace} from ${JSON.stringify(GLOBALS_MODULE)};`,
+    `const session: ${globals}.Session = ${from}.session;`,
     options.sandbox ? `const sandbox: import('scratchlab/sandbox').Sandbox = ${from}.sandbox;` : '',
-    `const show: ${SHOW_TYPE} = ${from}.show;`,
-    `const plot: ${PLOT_TYPE} = ${from}.plot;`,
-    `const live: ${LIVE_TYPE} = ${from}.live;`,
-    `const display: ${DISPLAY_TYPE} = ${from}.display;`,
   ];
-  // `const NAME: …` and `import * as NAME` lines of names the cells declared are left out.
-  const ownName = (line: string) => /^(?:const|import \* as) ([\w$]+)/.exec(line)?.[1];
+  // `const NAME: …` lines of names the cells declared are left out.
+  const ownName = (line: string) => /^const ([\w$]+)/.exec(line)?.[1];
   return lines
     .filter((line) => line !== '')
     .filter((line) => {

@@ -10,7 +10,14 @@ import { plotBundle, valueBundle } from '../../kernel/helpers.js';
 import { createLive } from '../../kernel/live.js';
 import { mainDeclarations, virtualDeclarations } from '../../kernel/package-resolution.js';
 import { PendingDisplays } from '../../kernel/pending-displays.js';
-import { PRELOAD_NAMES, preloadSource } from '../../kernel/preload.js';
+import {
+  defineGlobals,
+  globalExports,
+  globalsDeclarations,
+  KERNEL_GLOBAL_KEY,
+  PRELOAD_NAMES,
+  preloadSource,
+} from '../../kernel/preload.js';
 import { quickInfoText } from '../../kernel/quick-info.js';
 import {
   CellSources,
@@ -60,27 +67,66 @@ describe('preload', () => {
     for (const name of Object.keys(sdk)) expect(names).toContain(name);
   });
 
-  it('declares the helpers with types and no name starting with __', () => {
-    const source = preloadSource({ exports: [...names, 'show', 'default'], sandbox: true });
-    expect(source).toContain("import * as scratchlab from 'scratchlab';");
-    expect(source).toMatch(/import \{[^}]*\bSession\b[^}]*\} from 'scratchlab';/);
-    for (const name of PRELOAD_NAMES.filter((n) => n !== 'scratchlab'))
-      expect(source).toMatch(new RegExp(`^const ${name}: `, 'm'));
+  it('keeps the preload to the namespace and the session, and no name starting with __', () => {
+    const source = preloadSource({ sandbox: true });
+    expect(source.split('\n')).toEqual([
+      'import * as scratchlab from "scratchlab/kernel-globals";',
+      `const session: import("scratchlab/kernel-globals").Session = Reflect.get(globalThis, Symbol.for("${KERNEL_GLOBAL_KEY}")).session;`,
+      `const sandbox: import('scratchlab/sandbox').Sandbox = Reflect.get(globalThis, Symbol.for("${KERNEL_GLOBAL_KEY}")).sandbox;`,
+    ]);
     expect(source).not.toMatch(/(^|[\s{,(])__\w+/);
-    // Our own names and `default` are not imported from the package.
-    const imported = /import \{([^}]*)\} from 'scratchlab'/
-      .exec(source)![1]!
-      .split(',')
-      .map((s) => s.trim());
-    expect(imported).not.toContain('show');
-    expect(imported).not.toContain('default');
+    // A cell that took a name before the preload ran keeps it; the namespace then has another.
+    const late = preloadSource({ sandbox: false, declared: new Set(['scratchlab', 'session']) });
+    expect(late).toBe('import * as scratchlab_kernel from "scratchlab/kernel-globals";');
+  });
+
+  it('declares every export and the helpers as globals, with types', () => {
+    const text = globalsDeclarations([...names, 'show', 'default', 'not-an-identifier']);
+    expect(text).toContain('import * as sdk from "scratchlab";');
+    expect(text).toContain('export * from "scratchlab";');
+    const aliased = [...text.matchAll(/^ {2}export import (\w+) = sdk\.\1;$/gm)].map((m) => m[1]);
+    expect(aliased).toEqual(names.filter((n) => !PRELOAD_NAMES.includes(n)));
+    for (const helper of ['show', 'plot', 'live', 'display'])
+      expect(text).toMatch(new RegExp(`^ {2}const ${helper}: \\(`, 'm'));
+    expect(globalExports(['show', 'default', 'a-b', 'Session'])).toEqual(['Session']);
+  });
+
+  it('defines the runtime exports and helpers on globalThis, hidden, never over an existing global', () => {
+    const show = () => {};
+    const defined = ['ApiError', 'Session', 'show', 'plot', 'live', 'display', 'Map'];
+    const before = defined.map((name) => Object.getOwnPropertyDescriptor(globalThis, name));
+    try {
+      defineGlobals(
+        { ApiError: sdk.ApiError, Session: sdk.Session, Map: 1 },
+        ['ApiError', 'Session', 'User', 'Map'],
+        {
+          show,
+          plot: 2,
+          live: 3,
+          display: 4,
+        },
+      );
+      const g = globalThis as Record<string, unknown>;
+      expect(g.ApiError).toBe(sdk.ApiError);
+      expect(g.Session).toBe(sdk.Session);
+      expect(g.show).toBe(show);
+      expect(g.display).toBe(4);
+      expect('User' in globalThis).toBe(false); // a type only
+      expect(g.Map).toBe(Map);
+      expect(Object.keys(globalThis)).not.toContain('ApiError');
+    } finally {
+      defined.forEach((name, i) => {
+        if (name === 'Map') return;
+        const descriptor = before[i];
+        if (descriptor) Object.defineProperty(globalThis, name, descriptor);
+        else Reflect.deleteProperty(globalThis, name);
+      });
+    }
   });
 
   it('declares sandbox only for the sandbox kernel', () => {
-    expect(preloadSource({ exports: [], sandbox: false })).not.toContain('const sandbox');
-    expect(preloadSource({ exports: [], sandbox: true })).toContain(
-      "const sandbox: import('scratchlab/sandbox').Sandbox",
-    );
+    expect(preloadSource({ sandbox: false })).not.toContain('const sandbox');
+    expect(preloadSource({ sandbox: true })).toContain("const sandbox: import('scratchlab/sandbox').Sandbox");
   });
 });
 
