@@ -65,6 +65,13 @@ export class CellRunner {
   #thrown: { value: unknown } | null = null;
   #diagnostics: Diagnostic[] = [];
   #interrupt: (() => void) | null = null;
+  /**
+   * A cell being executed (from after its `prepare` to its end) and the preload being run. They
+   * share tslab's executor, which keeps one set of declarations: run together (the preload starts
+   * in the background), the one that ends last would drop the other's. Each waits for the other.
+   */
+  #executing: Promise<unknown> | null = null;
+  #preloading: Promise<unknown> | null = null;
 
   constructor(options: CellRunnerOptions) {
     this.#options = options;
@@ -94,6 +101,17 @@ export class CellRunner {
 
   /** Runs the preload: its failure is the kernel's, not a cell's. Answers its problems (none: it ran). */
   async preload(source: string): Promise<string[]> {
+    while (this.#executing) await this.#executing;
+    const work = this.#preload(source);
+    this.#preloading = work;
+    try {
+      return await work;
+    } finally {
+      this.#preloading = null;
+    }
+  }
+
+  async #preload(source: string): Promise<string[]> {
     this.#reset();
     const ok = await runAs('scratchlab preload', this.cells, () => this.#inner().execute(source));
     const problems = this.#diagnostics.map(
@@ -112,12 +130,24 @@ export class CellRunner {
 
   /** Runs `code` as cell `count`. */
   async run(code: string, count: number): Promise<CellOutcome> {
-    this.#reset();
     try {
       await this.#options.prepare(code);
     } catch (error) {
       return this.#failed(this.#error(error));
     }
+    // Not while the preload runs (a cell waiting in `prepare` for the preload is not executing).
+    while (this.#preloading) await this.#preloading.catch(() => {});
+    const execution = this.#execute(code, count);
+    this.#executing = execution.catch(() => {});
+    try {
+      return await execution;
+    } finally {
+      this.#executing = null;
+    }
+  }
+
+  async #execute(code: string, count: number): Promise<CellOutcome> {
+    this.#reset();
     const file = cellFileName(count);
     this.cells.add(file, code);
     let ok = await runAs(file, this.cells, () => this.#inner().execute(code));

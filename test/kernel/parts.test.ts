@@ -3,6 +3,7 @@
 import { EventEmitter } from 'node:events';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { CellRunner } from '../../kernel/cell-runner.js';
 import { chartBundle, resultBundle, tableBundle, VEGA_LITE_MIME } from '../../kernel/display.js';
 import { createDisplay } from '../../kernel/display-helper.js';
 import { exportedNames } from '../../kernel/exported-names.js';
@@ -26,7 +27,7 @@ import {
   sourceLineOf,
   stackFrames,
 } from '../../kernel/traceback.js';
-import { type DisplayMessage, jupyter, tslabTypeScript } from '../../kernel/tslab.js';
+import { converterSet, type DisplayMessage, executor, jupyter, tslabTypeScript } from '../../kernel/tslab.js';
 import * as sdk from '../../src/index.js';
 import { logsChartSpec } from '../../src/presentation/index.js';
 import { SessionTable } from '../../src/sandbox/sessions.js';
@@ -128,6 +129,37 @@ describe('preload', () => {
     expect(preloadSource({ sandbox: false })).not.toContain('const sandbox');
     expect(preloadSource({ sandbox: true })).toContain("const sandbox: import('scratchlab/sandbox').Sandbox");
   });
+});
+
+describe('cell runner', () => {
+  it('runs a background preload after the cell that is executing, keeping the declarations of both', async () => {
+    const runner = new CellRunner({
+      prepare: async () => {},
+      pending: new PendingDisplays(),
+      errorClasses: () => [],
+      siteUrl: () => undefined,
+    });
+    const convs = converterSet();
+    const inner = executor.createExecutor(process.cwd(), convs, runner.console);
+    runner.attach(inner);
+    try {
+      const slow = runner.run(
+        'const fromCell = 40;\nawait new Promise((r) => setTimeout(r, 300));\nfromCell',
+        1,
+      );
+      await new Promise((resolve) => setTimeout(resolve, 50)); // the cell is awaiting now
+      const preloaded = runner.preload('const fromPreload = 2;');
+      expect(await slow).toEqual({ status: 'ok', result: { 'text/plain': '40' } });
+      expect(await preloaded).toEqual([]);
+      expect(await runner.run('fromCell + fromPreload', 2)).toEqual({
+        status: 'ok',
+        result: { 'text/plain': '42' },
+      });
+    } finally {
+      inner.close();
+      convs.close();
+    }
+  }, 30_000);
 });
 
 describe('package resolution for cells', () => {
