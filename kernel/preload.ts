@@ -91,10 +91,10 @@ export function globalExports(exports: readonly string[]): string[] {
  */
 export function globalsDeclarations(exports: readonly string[]): string {
   return [
-    `import * as sdk from ${JSON.stringify(PACKAGE)};`,
+    `import * as scratchlab from ${JSON.stringify(PACKAGE)};`,
     `export * from ${JSON.stringify(PACKAGE)};`,
     'declare global {',
-    ...globalExports(exports).map((name) => `  export import ${name} = sdk.${name};`),
+    ...globalExports(exports).map((name) => `  export import ${name} = scratchlab.${name};`),
     `  const show: ${SHOW_TYPE};`,
     `  const plot: ${PLOT_TYPE};`,
     `  const live: ${LIVE_TYPE};`,

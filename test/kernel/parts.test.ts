@@ -83,9 +83,9 @@ describe('preload', () => {
 
   it('declares every export and the helpers as globals, with types', () => {
     const text = globalsDeclarations([...names, 'show', 'default', 'not-an-identifier']);
-    expect(text).toContain('import * as sdk from "scratchlab";');
+    expect(text).toContain('import * as scratchlab from "scratchlab";');
     expect(text).toContain('export * from "scratchlab";');
-    const aliased = [...text.matchAll(/^ {2}export import (\w+) = sdk\.\1;$/gm)].map((m) => m[1]);
+    const aliased = [...text.matchAll(/^ {2}export import (\w+) = scratchlab\.\1;$/gm)].map((m) => m[1]);
     expect(aliased).toEqual(names.filter((n) => !PRELOAD_NAMES.includes(n)));
     for (const helper of ['show', 'plot', 'live', 'display'])
       expect(text).toMatch(new RegExp(`^ {2}const ${helper}: \\(`, 'm'));
