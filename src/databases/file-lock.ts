@@ -5,7 +5,7 @@
  * waiter that gives up can name the holder, and a lock left by a dead process on this machine
  * is taken over at once instead of after the stale time.
  */
-import { readFile, rm, stat, unlink, writeFile } from 'node:fs/promises';
+import { readFile, rm, stat, unlink, utimes, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import lockfile from 'proper-lockfile';
@@ -96,7 +96,7 @@ export async function withFileLock<T>(
   }
   try {
     const holder: LockHolder = { pid: process.pid, host: hostname(), since: new Date().toISOString() };
-    await writeFile(holderPath, JSON.stringify(holder));
+    await keepingMtime(lockPath, () => writeFile(holderPath, JSON.stringify(holder)));
     const result = await task();
     if (compromised) {
       throw new Error(`${options.who}: the lock on ${path} was lost while writing (${compromised.message})`, {
@@ -105,9 +105,20 @@ export async function withFileLock<T>(
     }
     return result;
   } finally {
-    await unlink(holderPath).catch(() => undefined);
+    await keepingMtime(lockPath, () => unlink(holderPath)).catch(() => undefined);
     await release().catch(() => undefined);
   }
+}
+
+/**
+ * Runs `change` (adding or removing `holder.json`) and puts the lock folder's time back:
+ * proper-lockfile takes a folder time it did not set for a lock stolen by someone else, and
+ * would declare the lock compromised at its next refresh.
+ */
+async function keepingMtime(lockPath: string, change: () => Promise<void>): Promise<void> {
+  const before = await stat(lockPath);
+  await change();
+  await utimes(lockPath, before.atime, before.mtime);
 }
 
 /**
