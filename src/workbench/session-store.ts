@@ -81,7 +81,8 @@ export async function resumeSession(file: string, options: SessionOptions = {}):
 async function readPrivateFile(file: string): Promise<string> {
   let handle: Awaited<ReturnType<typeof open>>;
   try {
-    handle = await open(file, constants.O_RDONLY | constants.O_NOFOLLOW);
+    // O_NONBLOCK: a named pipe planted there would otherwise block open() until a writer comes.
+    handle = await open(file, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ELOOP') {
       throw new UnsafeSessionFileError(

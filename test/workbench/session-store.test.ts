@@ -3,11 +3,14 @@
  * (a planted symlink is never followed), mode 0600 in a 0700 folder, and a file others can
  * read is refused with the command that fixes it. Logins are real, against the sandbox.
  */
+import { execFileSync } from 'node:child_process';
+import { constants } from 'node:fs';
 import {
   chmod,
   lstat,
   mkdir,
   mkdtemp,
+  open,
   readdir,
   readFile,
   rm,
@@ -109,5 +112,21 @@ describe('saveSession and resumeSession', () => {
     const broken = join(dir, 'broken.json');
     await writeFile(broken, '{"version": 1, ', { mode: 0o600 });
     expect(await resumeSession(broken)).toBeNull();
+  });
+
+  it('refuses a saved session that is a named pipe instead of waiting forever for a writer', async () => {
+    const dir = await freshDir();
+    const fifo = join(dir, 'session.json');
+    execFileSync('mkfifo', ['-m', '600', fifo]);
+    try {
+      const error = await resumeSession(fifo, { hosts: ctx.sandbox.hosts }).catch((e: Error) => e);
+      expect(error).toBeInstanceOf(UnsafeSessionFileError);
+      expect((error as Error).message).toContain('is not a regular file');
+    } finally {
+      // Frees a reader still blocked in open() (the old code), so the worker can end.
+      await open(fifo, constants.O_WRONLY | constants.O_NONBLOCK)
+        .then((handle) => handle.close())
+        .catch(() => undefined);
+    }
   });
 });
