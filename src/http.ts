@@ -8,7 +8,7 @@ import { CookieJar } from 'tough-cookie';
 import { BodyDecodeError, BodyLimitError } from './body-limit.js';
 import { type CookieJarLike, toCookieJar } from './cookies.js';
 import { ApiError, reasonOf } from './errors.js';
-import { JsonDepthError, MAX_JSON_DEPTH, parseJson, stringifyJson } from './json.js';
+import { JsonDepthError, MAX_JSON_DEPTH, parseJson, stringifyJson, tryParseJson } from './json.js';
 import { redactPairs } from './redact.js';
 import { sleep } from './timers.js';
 import {
@@ -251,7 +251,7 @@ export class HttpClient {
   ): ApiError {
     const text = new TextDecoder().decode(answer.bytes.subarray(0, MAX_ERROR_BODY_CHARS * 4));
     const kept = text.length > MAX_ERROR_BODY_CHARS ? text.slice(0, MAX_ERROR_BODY_CHARS) : text;
-    const parsed = kept === text ? tryParse(text) : undefined;
+    const parsed = kept === text ? tryParseJson(text) : undefined;
     const body = parsed === undefined ? redactPairs(kept) : parsed;
     const why = reason ?? reasonOf(body, statusText(answer.status));
     return new ApiError({
@@ -389,14 +389,6 @@ export function readJson<T>(
       secrets: secrets(),
       cause: deep ? error : undefined,
     });
-  }
-}
-
-function tryParse(text: string): unknown {
-  try {
-    return parseJson(text);
-  } catch {
-    return undefined;
   }
 }
 
