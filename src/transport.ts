@@ -75,7 +75,9 @@ function dispatch(dispatcher: Dispatcher, url: string, request: WireRequest): Pr
   const { signal } = request;
   signal?.throwIfAborted();
   const target = new URL(url);
-  const headers = { 'accept-encoding': ACCEPT_ENCODING, ...request.headers };
+  // The caller's own Accept-Encoding, in whatever case, replaces the default (not sent beside it).
+  const named = Object.keys(request.headers).some((name) => name.toLowerCase() === 'accept-encoding');
+  const headers = named ? request.headers : { 'accept-encoding': ACCEPT_ENCODING, ...request.headers };
   return new Promise<WireAnswer>((resolve, reject) => {
     let controller: Dispatcher.DispatchController | undefined;
     let decoder: BodyDecoder | undefined;
