@@ -3,7 +3,8 @@
  * Read the way the platform's own parser reads them (a `project.json` at the top or in one
  * top-level folder; macOS junk ignored), then checked so that the caller learns every problem.
  */
-import { open, writeFile } from 'node:fs/promises';
+import { open, stat } from 'node:fs/promises';
+import { writeFileAtomic } from '../atomic-write.js';
 import { JsonDepthError, parseJson, stringifyJson } from '../json.js';
 import { ArchiveError } from './archive-error.js';
 import { checkProject, type ProjectProblem } from './project-check.js';
@@ -100,10 +101,17 @@ export async function loadSb3(path: string, options: ReadSb3Options = {}): Promi
   }
 }
 
-/** Saves a project as an `.sb3` file on disk. */
+/** Saves a project as an `.sb3` file on disk, whole or not at all (a fresh file renamed over it). */
 export async function saveSb3(path: string, project: ProjectFiles): Promise<void> {
   if (typeof path !== 'string' || path === '') throw new TypeError('saveSb3 takes a file path');
-  await writeFile(path, writeSb3(project));
+  const bytes = writeSb3(project);
+  // Whole or not at all: a crash or a full disk mid-write must not destroy the previous save.
+  // An existing file keeps its permission bits, as writing over it in place did.
+  const mode = await stat(path).then(
+    (info) => info.mode & 0o777,
+    () => undefined,
+  );
+  await writeFileAtomic(path, bytes, mode);
 }
 
 /** macOS leaves these in archives it makes; they are never part of a project. */

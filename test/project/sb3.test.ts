@@ -3,10 +3,12 @@
  * in the test (folder-wrapped, macOS junk, truncated, bzip2, Scratch 2, traversal names, missing
  * and mismatched assets, TurboWarp fonts, zip bombs), plus the real fixtures.
  */
+import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   ArchiveError,
@@ -15,11 +17,13 @@ import {
   projectAssetNames,
   readSb3,
   repairProject,
+  saveSb3,
   writeSb3,
 } from '../../src/index.js';
 import { JsonDepthError } from '../../src/json.js';
 import { unzip } from '../../src/project/zip.js';
 import { buildZip, type ZipEntrySpec } from '../support/build-zip.js';
+import { bundleChild } from '../support/bundle-child.js';
 
 const fixture = (name: string) =>
   new Uint8Array(readFileSync(new URL(`../../src/sandbox/fixtures/${name}`, import.meta.url)));
@@ -355,5 +359,24 @@ describe('the real fixtures', () => {
       expect((await loadSb3(path)).json).toEqual(project.json);
       await expect(loadSb3(path, { maxTotalBytes: 100, maxEntries: 1 })).rejects.toThrow(/maxTotalBytes/);
     }
+  });
+
+  it('saveSb3 replaces a file whole: a save killed mid-write leaves the old project', async () => {
+    const path = join(dir, 'kept.sb3');
+    const old = readSb3(fixture('monitored_variables.sb3'));
+    await saveSb3(path, old);
+    const child = await bundleChild('sb3-save-child', dir);
+    // 64 blocks of 512 bytes: the child's ~256 KiB archive passes it, and the kernel kills the
+    // child part way through the write (SIGXFSZ), as a crash would.
+    const run = spawnSync(
+      'bash',
+      ['-c', 'ulimit -f 64 && exec "$0" "$1" "$2"', process.execPath, child, path],
+      {
+        // fflate is required at run time (not bundled): the child finds it in this package's node_modules.
+        env: { ...process.env, NODE_PATH: fileURLToPath(new URL('../../node_modules', import.meta.url)) },
+      },
+    );
+    expect(run.signal).toBe('SIGXFSZ');
+    expect((await loadSb3(path)).json).toEqual(old.json);
   });
 });
