@@ -8,11 +8,10 @@ import { STATUS_CODES } from 'node:http';
 import { inspect } from 'node:util';
 import { Chalk } from 'chalk';
 import { ApiError, LoginRequiredError } from 'scratchlab';
-import { recordKind, renderTable, type Table, toTable } from 'scratchlab/presentation';
+import { recordKind, redactForView, renderTable, type Table, toTable } from 'scratchlab/presentation';
 import { formatCallerMistake } from './caller-mistake.js';
 import { type DisplayContext, isDisplayable, kDisplay } from './display.js';
 import { mimeBundleOf, renderMimeBundle } from './mime-bundle.js';
-import { redactForView } from './redact-view.js';
 
 /** Where the writer draws. */
 export interface WriterOptions {

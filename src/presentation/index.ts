@@ -72,6 +72,7 @@ export { kListWindow, type ListWindow, listWindowOf, windowNote } from './list-w
 export { type SummarizeLiveOptions, summarizeLive } from './live-summary.js';
 export { type SummarizeLogsOptions, summarizeLogs } from './log-summary.js';
 export { barChart, chartOf, isVegaLiteSpec, type PlotData, type PlotOptions } from './plot.js';
+export { redactForView } from './redact-view.js';
 export { escapeHtml, type RenderHtmlOptions, renderHtmlTable } from './render-html.js';
 export {
   type RenderPlainTableOptions,

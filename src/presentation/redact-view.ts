@@ -1,16 +1,15 @@
 /**
- * The REPL never prints a secret: plain objects and arrays (an API answer, a parsed file) are shown
- * with the values of token-like keys replaced. Class instances keep their own `inspect` (the SDK's
- * redact themselves); a value without such keys is shown as it is, unchanged.
+ * Neither front end prints a secret: plain objects and arrays (an API answer, a parsed file) are
+ * shown, in the REPL and in a notebook alike, with the values of token-like keys replaced. Class
+ * instances keep their own `inspect` (the SDK's redact themselves); a value without such keys is
+ * shown as it is, unchanged.
  */
 import { inspect } from 'node:util';
+import { REDACTED } from '../redact.js';
 
 /** Keys whose values are secrets: tokens, passwords, session ids, cookies, credentials. */
 const SECRET_KEY =
   /^(x-?token|token|project_token|password|passwd|secret|client_secret|api_?key|authorization|cookie|set-cookie|csrf\w*|scratchcsrftoken|scratchsessionsid|session_?id)$|[_-](token|password|secret)$/i;
-
-/** The placeholder shown for a secret. */
-export const REDACTED = '[redacted]';
 
 const MAX_DEPTH = 8;
 
@@ -21,12 +20,15 @@ function isPlain(value: object): boolean {
   return typeof (value as { [inspect.custom]?: unknown })[inspect.custom] !== 'function';
 }
 
-/** Whether `key` names a secret. */
-export function isSecretKey(key: string): boolean {
+/** Whether `key` names a secret, as a value to show (wider than the SDK's exact key list). */
+function isSecretViewKey(key: string): boolean {
   return SECRET_KEY.test(key);
 }
 
-/** `value`, or a copy with secrets replaced when it holds any (plain objects and arrays only). */
+/**
+ * `value`, or a copy with secrets replaced when it holds any (plain objects and arrays only), for
+ * showing it; the value itself is never changed.
+ */
 export function redactForView(value: unknown, depth = 0, seen = new Set<object>()): unknown {
   if (typeof value !== 'object' || value === null || depth > MAX_DEPTH || seen.has(value) || !isPlain(value))
     return value;
@@ -44,7 +46,7 @@ export function redactForView(value: unknown, depth = 0, seen = new Set<object>(
     const copy: Record<string, unknown> = Object.create(Object.getPrototypeOf(value) as object | null);
     for (const [key, item] of Object.entries(value)) {
       const shown =
-        isSecretKey(key) && item !== null && item !== undefined && item !== ''
+        isSecretViewKey(key) && item !== null && item !== undefined && item !== ''
           ? REDACTED
           : redactForView(item, depth + 1, seen);
       if (shown !== item) changed = true;
