@@ -12,6 +12,7 @@ import { inspect } from 'node:util';
 import {
   type RecordKind,
   recordKind,
+  redactForView,
   renderHtmlTable,
   renderPlainTable,
   renderSvg,
@@ -66,11 +67,13 @@ export function tableBundle(value: unknown, options: TableBundleOptions = {}): M
 }
 
 /**
- * Any value as text, as Node's REPL prints it (secrets stay redacted by their own `inspect`); a
- * string as itself unless `quoteStrings` (a cell's value shows quoted, as in IPython).
+ * Any value as text, as Node's REPL prints it, secrets redacted as in the REPL (the SDK's objects
+ * by their own `inspect`, plain objects by {@link redactForView}); a string as itself unless
+ * `quoteStrings` (a cell's value shows quoted, as in IPython).
  */
 export function textBundle(value: unknown, quoteStrings = false): MimeBundle {
-  return { 'text/plain': typeof value === 'string' && !quoteStrings ? value : inspect(value, { depth: 4 }) };
+  if (typeof value === 'string' && !quoteStrings) return { 'text/plain': value };
+  return { 'text/plain': inspect(redactForView(value), { depth: 4 }) };
 }
 
 /** The key of the display protocol tslab and Deno share: `obj[key]()` answers a MIME bundle. */

@@ -211,6 +211,22 @@ describe('display bundles', () => {
     );
   });
 
+  it("shows a plain object's secrets redacted, as the REPL does (a cell's value, show, display)", async () => {
+    const answer = { username: 'alice', token: 'tok-12345678', nested: { password: 'pw-12345678' } };
+    for (const bundle of [
+      await resultBundle(answer, { quoteStrings: true }),
+      valueBundle(answer, undefined),
+      await resultBundle(answer, { anyValue: true }),
+    ]) {
+      const shown = JSON.stringify(bundle);
+      expect(shown).toContain('alice');
+      expect(shown).toContain('[redacted]');
+      expect(shown).not.toContain('tok-12345678');
+      expect(shown).not.toContain('pw-12345678');
+    }
+    expect(answer.token).toBe('tok-12345678');
+  });
+
   it('sends a chart as Vega-Lite (v5 type and schema), SVG and text', async () => {
     const spec = logsChartSpec(bigLog(200));
     const bundle = await chartBundle(spec, 'summary');
