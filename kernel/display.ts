@@ -10,26 +10,19 @@
 import { randomBytes } from 'node:crypto';
 import { inspect } from 'node:util';
 import {
+  Chart,
+  JUPYTER_DISPLAY,
   type RecordKind,
   recordKind,
   redactForView,
   renderHtmlTable,
   renderPlainTable,
-  renderSvg,
   type TextTable,
   toTable,
   toValueTable,
   type VegaLiteSpec,
 } from 'scratchlab/presentation';
 import { currentWriter, type MimeBundle, type WriteDisplayData } from './tslab.js';
-
-/**
- * The Vega-Lite MIME type front ends render today (JupyterLab, Notebook 7, VS Code, nteract know
- * v3 to v5; none knows a v6 type yet). Our specs use nothing newer than v5, so they are sent under
- * that type with the v5 schema.
- */
-export const VEGA_LITE_MIME = 'application/vnd.vegalite.v5+json';
-const VEGA_LITE_V5_SCHEMA = 'https://vega.github.io/schema/vega-lite/v5.json';
 
 /** Options of {@link tableBundle}. */
 export interface TableBundleOptions {
@@ -76,9 +69,6 @@ export function textBundle(value: unknown, quoteStrings = false): MimeBundle {
   return { 'text/plain': inspect(redactForView(value), { depth: 4 }) };
 }
 
-/** The key of the display protocol tslab and Deno share: `obj[key]()` answers a MIME bundle. */
-export const JUPYTER_DISPLAY = Symbol.for('Jupyter.display');
-
 /** Options of {@link resultBundle}. */
 export interface ResultBundleOptions extends TableBundleOptions {
   /** Show a string value quoted (a cell's value), not as its text (`display('text')`). */
@@ -112,12 +102,7 @@ export async function resultBundle(value: unknown, options: ResultBundleOptions 
 
 /** A chart: its Vega-Lite spec, the same chart as SVG, and `summary` as the text fallback. */
 export async function chartBundle(spec: VegaLiteSpec, summary: string): Promise<MimeBundle> {
-  const svg = await renderSvg(spec);
-  return {
-    [VEGA_LITE_MIME]: { ...spec, $schema: VEGA_LITE_V5_SCHEMA },
-    'image/svg+xml': svg,
-    'text/plain': summary,
-  };
+  return (await new Chart(spec, { summary }).ready())[JUPYTER_DISPLAY]();
 }
 
 /**

@@ -4,7 +4,7 @@ import { EventEmitter } from 'node:events';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { CellRunner } from '../../kernel/cell-runner.js';
-import { chartBundle, resultBundle, tableBundle, VEGA_LITE_MIME } from '../../kernel/display.js';
+import { chartBundle, resultBundle, tableBundle } from '../../kernel/display.js';
 import { createDisplay } from '../../kernel/display-helper.js';
 import { exportedNames } from '../../kernel/exported-names.js';
 import { plotBundle, valueBundle } from '../../kernel/helpers.js';
@@ -29,7 +29,7 @@ import {
 } from '../../kernel/traceback.js';
 import { converterSet, type DisplayMessage, executor, jupyter, tslabTypeScript } from '../../kernel/tslab.js';
 import * as sdk from '../../src/index.js';
-import { logsChartSpec } from '../../src/presentation/index.js';
+import { logsChartSpec, VEGA_LITE_MIME } from '../../src/presentation/index.js';
 import { SessionTable } from '../../src/sandbox/sessions.js';
 import { bigLog, project, user } from '../presentation/records.js';
 import { SESSION_ID, X_TOKEN } from './secrets.js';
