@@ -12,6 +12,7 @@ import { inspect } from 'node:util';
 import {
   Chart,
   JUPYTER_DISPLAY,
+  jupyterDisplayOf,
   type RecordKind,
   recordKind,
   redactForView,
@@ -77,10 +78,9 @@ export interface ResultBundleOptions extends TableBundleOptions {
 
 /** The bundle of a value with a `[Symbol.for('Jupyter.display')]()` method, or `null`. */
 async function ownBundle(value: unknown): Promise<MimeBundle | null> {
-  if ((typeof value !== 'object' && typeof value !== 'function') || value === null) return null;
-  const method = (value as Record<symbol, unknown>)[JUPYTER_DISPLAY];
-  if (typeof method !== 'function') return null;
-  const bundle: unknown = await method.call(value);
+  const method = jupyterDisplayOf(value);
+  if (!method) return null;
+  const bundle: unknown = await method();
   if (typeof bundle !== 'object' || bundle === null || Array.isArray(bundle)) {
     throw new TypeError(
       '[Symbol.for("Jupyter.display")]() must return a MIME bundle: { "text/plain": …, … }',

@@ -10,6 +10,7 @@ import {
   type PlotOptions as ChartPlotOptions,
   chartOf,
   JUPYTER_DISPLAY,
+  mimeBundleOf,
   type RecordKind,
   type VegaLiteSpec,
 } from 'scratchlab/presentation';
@@ -49,15 +50,6 @@ export type Show = (value: unknown, options?: ShowOptions) => Promise<void>;
 /** `plot(data, options?)`: shows the chart in the calling cell and answers it. */
 export type Plot = (data: PlotInput, options?: PlotOptions) => Promise<Chart>;
 
-/** A value that gives its own MIME bundle (the convention tslab and Deno share). */
-export function jupyterBundleOf(value: unknown): MimeBundle | null {
-  if (typeof value !== 'object' || value === null) return null;
-  const method = (value as { [JUPYTER_DISPLAY]?: unknown })[JUPYTER_DISPLAY];
-  if (typeof method !== 'function') return null;
-  const bundle: unknown = method.call(value);
-  return typeof bundle === 'object' && bundle !== null ? (bundle as MimeBundle) : null;
-}
-
 /**
  * What `show` displays: a table of records (with links on the real site), else a value's own bundle
  * (a chart, an empty list's "no results"), else a table of objects, else the value as text.
@@ -69,7 +61,7 @@ export function valueBundle(
 ): MimeBundle {
   const records = tableBundle(value, { siteUrl, rows: options.rows, kind: options.kind });
   if (records) return records;
-  const own = jupyterBundleOf(value);
+  const own = mimeBundleOf(value);
   if (own) return own;
   return tableBundle(value, { siteUrl, rows: options.rows, anyValue: true }) ?? textBundle(value);
 }

@@ -1,24 +1,10 @@
 /**
- * The display convention tslab and Deno's kernel share: an object with a
- * `[Symbol.for('Jupyter.display')]()` method answers a MIME bundle (`{ 'text/html': …, … }`). In a
- * terminal the bundle's `text/plain` is shown, or else a plain rendering of what can be shown.
+ * A terminal rendering of a MIME bundle (the display convention tslab and Deno's kernel share; the
+ * presentation layer's `mimeBundleOf` reads it): the bundle's `text/plain`, or else a plain
+ * rendering of what can be shown.
  */
 import { inspect } from 'node:util';
-
-/** The method's key. */
-export const kJupyterDisplay: unique symbol = Symbol.for('Jupyter.display') as never;
-
-/** A MIME bundle: type → data. */
-export type MimeBundle = Readonly<Record<string, unknown>>;
-
-/** The bundle of a value that has one, else `null` (a throwing method is the value's error). */
-export function mimeBundleOf(value: unknown): MimeBundle | null {
-  if ((typeof value !== 'object' && typeof value !== 'function') || value === null) return null;
-  const method = (value as { [kJupyterDisplay]?: unknown })[kJupyterDisplay];
-  if (typeof method !== 'function') return null;
-  const bundle: unknown = method.call(value);
-  return typeof bundle === 'object' && bundle !== null ? (bundle as MimeBundle) : null;
-}
+import type { MimeBundle } from 'scratchlab/presentation';
 
 const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ' };
 

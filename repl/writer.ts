@@ -8,10 +8,17 @@ import { STATUS_CODES } from 'node:http';
 import { inspect } from 'node:util';
 import { Chalk } from 'chalk';
 import { ApiError, LoginRequiredError } from 'scratchlab';
-import { recordKind, redactForView, renderTable, type Table, toTable } from 'scratchlab/presentation';
+import {
+  mimeBundleOf,
+  recordKind,
+  redactForView,
+  renderTable,
+  type Table,
+  toTable,
+} from 'scratchlab/presentation';
 import { formatCallerMistake } from './caller-mistake.js';
 import { type DisplayContext, isDisplayable, kDisplay } from './display.js';
-import { mimeBundleOf, renderMimeBundle } from './mime-bundle.js';
+import { renderMimeBundle } from './mime-bundle.js';
 
 /** Where the writer draws. */
 export interface WriterOptions {

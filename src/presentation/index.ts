@@ -67,6 +67,7 @@ export {
   toFlatRows,
 } from './flat-rows.js';
 export { compactAxisFormat, formatCompact, formatCount } from './format.js';
+export { jupyterDisplayOf, type MimeBundle, mimeBundleOf } from './jupyter-display.js';
 export { knownUsername, learnUsers, rememberUser, userLabel } from './known-users.js';
 export { kListWindow, type ListWindow, listWindowOf, windowNote } from './list-window.js';
 export { type SummarizeLiveOptions, summarizeLive } from './live-summary.js';
