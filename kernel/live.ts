@@ -9,6 +9,7 @@
  * `await sleep(5000); await handle.stop()`) while the chart should move.
  */
 import {
+  addLivePoint,
   Chart,
   type LivePoint,
   liveChartSpec,
@@ -59,7 +60,7 @@ export interface LiveHandle {
   chart(): Chart;
   /** Writes that chart to `file` (`.svg`, `.png`, `.html` or `.json`). */
   save(file: string): Promise<SavedFile>;
-  /** Every numeric value seen so far, oldest first (non-numeric values are skipped). */
+  /** Every numeric value seen so far, oldest first (at most 100,000; non-numeric values are skipped). */
   readonly data: readonly LivePoint[];
 }
 
@@ -120,7 +121,7 @@ export function createLive(context: { pending: PendingDisplays }): Live {
       if (stopped || (wanted && !wanted.has(event.name))) return;
       const value = parseCloudNumber(String(event.value));
       if (value === null) return;
-      data.push({ time: Date.now(), name: event.name, value });
+      addLivePoint(data, { time: Date.now(), name: event.name, value });
       schedule();
     };
     // Starts each variable not seen yet from the value the cloud holds now (a second `live` of a

@@ -9,6 +9,7 @@
  */
 import { Chalk } from 'chalk';
 import {
+  addLivePoint,
   Chart,
   type LivePoint,
   liveChartSpec,
@@ -59,8 +60,6 @@ export interface LiveHost extends PromptHost {
   color: boolean;
 }
 
-/** Longest history kept in `data`; older points are dropped. */
-const MAX_POINTS = 100_000;
 /** Least time between two redraws. */
 const REDRAW_MS = 250;
 /** The chart scrolls with time even without events. */
@@ -211,8 +210,7 @@ export class LiveChart {
     if (value === null || !Number.isFinite(value)) {
       this.#skipped++;
     } else {
-      this.data.push({ time: Date.now(), name, value });
-      if (this.data.length > MAX_POINTS) this.data.splice(0, this.data.length - MAX_POINTS);
+      addLivePoint(this.data, { time: Date.now(), name, value });
     }
     this.#request();
   }

@@ -208,6 +208,15 @@ export interface LivePoint {
   value: number;
 }
 
+/** Most points a live chart keeps (in the REPL and in notebooks); older ones are dropped. */
+export const MAX_LIVE_POINTS = 100_000;
+
+/** Appends `point` to a live chart's history, dropping the oldest past {@link MAX_LIVE_POINTS}. */
+export function addLivePoint(points: LivePoint[], point: LivePoint): void {
+  points.push(point);
+  if (points.length > MAX_LIVE_POINTS) points.splice(0, points.length - MAX_LIVE_POINTS);
+}
+
 /** One variable's values within a live window. */
 export interface LiveSeries {
   name: string;

@@ -9,6 +9,7 @@ import './list-display.js';
 
 export {
   type AggregateOptions,
+  addLivePoint,
   aggregateLogs,
   bucketLast,
   DEFAULT_MAX_POINTS,
@@ -17,6 +18,7 @@ export {
   type LogAggregate,
   liveBounds,
   liveWindow,
+  MAX_LIVE_POINTS,
   parseCloudNumber,
   resampleSteps,
   type TimePoint,

@@ -434,6 +434,18 @@ describe('live', () => {
     expect(last.data['text/plain']).toMatch(/score 12 \(2 changes\)\n\(stopped\)$/);
     expect(cloud.listenerCount('set')).toBe(0);
   });
+
+  it('keeps the latest 100,000 points, as in the REPL', async () => {
+    const pending = new PendingDisplays();
+    captureDisplays();
+    const cloud = new EventEmitter();
+    const handle = createLive({ pending })(cloud);
+    for (let i = 0; i < 100_005; i++) cloud.emit('set', { name: 'n', value: String(i) });
+    await handle.stop();
+    expect(handle.data).toHaveLength(100_000);
+    expect(handle.data[0]!.value).toBe(5);
+    expect(handle.data.at(-1)!.value).toBe(100_004);
+  });
 });
 
 describe('secret patterns', () => {
