@@ -5,7 +5,7 @@
  * shown as it is, unchanged.
  */
 import { inspect } from 'node:util';
-import { REDACTED } from '../redact.js';
+import { isSecretKey, REDACTED } from '../redact.js';
 
 /** Keys whose values are secrets: tokens, passwords, session ids, cookies, credentials. */
 const SECRET_KEY =
@@ -20,9 +20,12 @@ function isPlain(value: object): boolean {
   return typeof (value as { [inspect.custom]?: unknown })[inspect.custom] !== 'function';
 }
 
-/** Whether `key` names a secret, as a value to show (wider than the SDK's exact key list). */
-function isSecretViewKey(key: string): boolean {
-  return SECRET_KEY.test(key);
+/**
+ * Whether `key` names a secret in a value shown (text or table): the SDK's exact keys and wider
+ * patterns (`access_token`, `api_key`, `authorization`, …).
+ */
+export function isSecretViewKey(key: string): boolean {
+  return SECRET_KEY.test(key) || isSecretKey(key);
 }
 
 /**

@@ -3,9 +3,10 @@
  * a column per key, as `console.table` does, for values that are not platform records (e.g.
  * `projects.map((p) => ({ title: p.title, loves: p.stats.loves }))`).
  */
-import { isSecretKey, REDACTED, redactJson } from '../redact.js';
+import { REDACTED } from '../redact.js';
 import type { ColumnSpec } from './columns.js';
 import { formatCount, oneLine } from './format.js';
+import { isSecretViewKey } from './redact-view.js';
 import { DEFAULT_MAX_ROWS, type TextTable } from './table.js';
 
 /** Options of {@link toValueTable}. */
@@ -37,7 +38,10 @@ function cellText(value: unknown): string {
   if (Array.isArray(value)) return `[${value.length} ${value.length === 1 ? 'item' : 'items'}]`;
   try {
     // Nested secrets (a session's `user.token`) are redacted like top-level ones.
-    return oneLine(JSON.stringify(redactJson(value)) ?? String(value));
+    const text = JSON.stringify(value, (key, item: unknown) =>
+      key !== '' && isSecretViewKey(key) && item !== null && item !== undefined ? REDACTED : item,
+    );
+    return oneLine(text ?? String(value));
   } catch {
     return '[object]'; // cyclic
   }
@@ -81,7 +85,7 @@ export function toValueTable(values: unknown, options: ToValueTableOptions = {})
           : cellText(item)
         : !isRow(item)
           ? ''
-          : isSecretKey(key) && item[key] !== undefined && item[key] !== null
+          : isSecretViewKey(key) && item[key] !== undefined && item[key] !== null
             ? REDACTED
             : cellText(item[key]),
     ),

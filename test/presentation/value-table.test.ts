@@ -3,6 +3,20 @@ import { describe, expect, it } from 'vitest';
 import { renderTable, toValueTable } from '../../src/presentation/index.js';
 
 describe('toValueTable', () => {
+  it('redacts the keys the REPL redacts in text (access_token, authorization, api_key), nested too', () => {
+    const table = toValueTable([
+      {
+        name: 'a',
+        access_token: 'SECRET-1',
+        authorization: 'Bearer SECRET-2',
+        nested: { api_key: 'SECRET-3' },
+      },
+    ])!;
+    const shown = JSON.stringify(table.rows);
+    expect(shown).not.toMatch(/SECRET-\d/);
+    expect(table.rows[0]).toEqual(['a', '[redacted]', '[redacted]', '{"api_key":"[redacted]"}']);
+  });
+
   it('makes a column per key, in the order keys are first seen', () => {
     const table = toValueTable([
       { title: 'Hello', loves: 3 },
