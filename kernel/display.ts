@@ -88,7 +88,7 @@ async function ownBundle(value: unknown): Promise<MimeBundle | null> {
   }
   const data = { ...(bundle as MimeBundle) };
   // Every output carries a text twin, for consoles and for nbconvert's text exports.
-  if (!('text/plain' in data)) data['text/plain'] = inspect(value, { depth: 2 });
+  if (!('text/plain' in data)) data['text/plain'] = inspect(redactForView(value), { depth: 2 });
   return data;
 }
 

@@ -156,7 +156,11 @@ export class KernelServer extends TslabServerClass {
   }
 
   async #kernelInfo(socket: unknown, message: Message): Promise<void> {
-    const info = await this.#backend.info();
+    // A reply must go out whatever happens: front ends wait for it before the first cell.
+    const info = await this.#backend.info().catch((error: unknown) => {
+      this.#backend.log(`kernel_info: ${String(error)}`);
+      return { implementationVersion: 'unknown', typescriptVersion: 'unknown', banner: 'scratchlab' };
+    });
     const reply = message.createReply();
     reply.header.msg_type = 'kernel_info_reply';
     reply.content = {

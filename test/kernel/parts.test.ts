@@ -239,14 +239,11 @@ describe('display bundles', () => {
     expect(bundle['text/plain']).toBe('summary');
   });
 
-  it('plots 100,000 log entries in well under a second', async () => {
-    await plotBundle(bigLog(100)); // vega's first load is not the plot's cost
-    const entries = bigLog(100_000);
-    const start = performance.now();
-    const bundle = await plotBundle(entries);
-    const ms = performance.now() - start;
+  // How fast is measured by test/bench/kernel.bench.mjs (b); timed assertions do not belong here.
+  it('plots 100,000 log entries as one aggregated chart', async () => {
+    const bundle = await plotBundle(bigLog(100_000));
     expect(bundle['text/plain']).toMatch(/^100,000 cloud log entries/);
-    expect(ms).toBeLessThan(1000);
+    expect(String(bundle['image/svg+xml']).length).toBeLessThan(1_000_000);
   });
 
   it('plots projects as views and loves, and refuses other values', async () => {
