@@ -48,7 +48,8 @@ export class BoundedBuffer {
     const needed = this.#length + chunk.byteLength;
     if (needed > this.limit) return false;
     if (needed > this.#buffer.length) {
-      const grown = Buffer.allocUnsafe(
+      // Never from Node's shared pool (small sizes): `bytes()` may hand out a view of this buffer.
+      const grown = Buffer.allocUnsafeSlow(
         Math.min(this.limit, Math.max(needed, this.#buffer.length * 2, 16_384)),
       );
       this.#buffer.copy(grown, 0, 0, this.#length);
