@@ -7,13 +7,17 @@
  * (each update carries the whole chart).
  * Updates go out with whichever cell is running then; a notebook keeps a cell waiting (e.g.
  * `await sleep(5000); await handle.stop()`) while the chart should move.
+ * Recording is the presentation layer's {@link LiveRecorder} (shared with the REPL); this file
+ * draws.
  */
 import {
-  addLivePoint,
   Chart,
+  checkLiveArguments,
   type LivePoint,
+  LiveRecorder,
+  type LiveRecorderOptions,
+  type LiveSource,
   liveChartSpec,
-  parseCloudNumber,
   type SavedFile,
   summarizeLive,
 } from 'scratchlab/presentation';
@@ -23,31 +27,8 @@ import type { PendingDisplays } from './pending-displays.js';
 /** Least time between two redraws. */
 export const MIN_REDRAW_MS = 500;
 
-/** A `set` event as `Cloud` emits it. */
-export interface LiveSetEvent {
-  name: string;
-  value: string;
-}
-
-/**
- * What `live` listens to: a `Cloud` (or anything emitting its `set` events). Its `sent` events
- * (a `Cloud`'s own sets, which servers never echo) are recorded too.
- */
-export interface LiveSource {
-  on(event: 'set' | 'sent', listener: (event: LiveSetEvent) => void): unknown;
-  off(event: 'set' | 'sent', listener: (event: LiveSetEvent) => void): unknown;
-  /** Called once, so that a cloud connection that is not open yet starts receiving. */
-  connect?(): unknown;
-  /** The values held now, by name (a `Cloud` has it): the chart starts from them. */
-  getAllVars?(): Record<string, string>;
-}
-
 /** Options of `live`. */
-export interface LiveOptions {
-  /** Only these variables (names without `☁ `); default all. */
-  variables?: readonly string[];
-  /** Seconds of history shown (default 60). */
-  window?: number;
+export interface LiveOptions extends LiveRecorderOptions {
   /** Chart title (default `Live cloud values`). */
   title?: string;
 }
@@ -62,6 +43,8 @@ export interface LiveHandle {
   save(file: string): Promise<SavedFile>;
   /** Every numeric value seen so far, oldest first (at most 100,000; non-numeric values are skipped). */
   readonly data: readonly LivePoint[];
+  /** How many non-numeric values of the recorded variables were skipped. */
+  readonly skipped: number;
 }
 
 /** `live(cloud, options?)`. */
@@ -72,22 +55,25 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 /** Creates `live`. */
 export function createLive(context: { pending: PendingDisplays }): Live {
   return (cloud, options = {}) => {
-    if (!cloud || typeof cloud.on !== 'function' || typeof cloud.off !== 'function') {
-      throw new TypeError('live() needs a cloud connection: live(session.cloud(projectId))');
-    }
-    const window = options.window ?? 60;
-    const wanted = options.variables ? new Set(options.variables) : null;
+    checkLiveArguments(cloud, options);
+    // The output is created now, in the calling cell; the first chart replaces the placeholder,
+    // and the calling cell waits for that first chart (not for later ones).
     const displayId = newDisplayId();
-    const data: LivePoint[] = [];
+    sendDisplay(textBundle(summarizeLive([])), { displayId });
+    // Skipped values change nothing drawn here: only points ask for a redraw.
+    const recorder = new LiveRecorder(cloud, options, (change) => {
+      if (change === 'point') schedule();
+    });
     let dirty = false;
     let stopped = false;
     let loop: Promise<void> | null = null;
 
+    const chartSpec = (now: number) =>
+      liveChartSpec(recorder.data, { window: recorder.window, now, title: options.title });
     const render = async (final: boolean) => {
       const now = Date.now();
-      const spec = liveChartSpec(data, { window, now, title: options.title });
-      const summary = summarizeLive(data, { window, now });
-      updateDisplay(await chartBundle(spec, final ? `${summary}\n(stopped)` : summary), displayId);
+      const summary = summarizeLive(recorder.data, { window: recorder.window, now });
+      updateDisplay(await chartBundle(chartSpec(now), final ? `${summary}\n(stopped)` : summary), displayId);
     };
     let drawnOnce: () => void = () => {};
     const firstDraw = new Promise<void>((resolve) => {
@@ -117,58 +103,32 @@ export function createLive(context: { pending: PendingDisplays }): Live {
       dirty = true;
       loop ??= redraw();
     };
-    const listener = (event: LiveSetEvent) => {
-      if (stopped || (wanted && !wanted.has(event.name))) return;
-      const value = parseCloudNumber(String(event.value));
-      if (value === null) return;
-      addLivePoint(data, { time: Date.now(), name: event.name, value });
-      schedule();
-    };
-    // Starts each variable not seen yet from the value the cloud holds now (a second `live` of a
-    // connected cloud gets no initial values from the server). When it was set is not known: the
-    // point goes at the window's start, so the line spans the chart and it is not a change.
-    const seed = () => {
-      if (stopped || typeof cloud.getAllVars !== 'function') return;
-      const seen = new Set(data.map((p) => p.name));
-      const now = Date.now() - window * 1000;
-      for (const [name, text] of Object.entries(cloud.getAllVars())) {
-        const value = parseCloudNumber(String(text));
-        if (seen.has(name) || value === null || (wanted && !wanted.has(name))) continue;
-        data.push({ time: now, name, value });
-      }
-      schedule();
-    };
 
-    // The output is created now, in the calling cell; the first chart replaces the placeholder,
-    // and the calling cell waits for that first chart (not for later ones).
-    sendDisplay(textBundle(summarizeLive(data, { window })), { displayId });
-    cloud.on('set', listener);
-    cloud.on('sent', listener);
-    seed();
-    if (typeof cloud.connect === 'function') {
-      // The cell waits until the connection is open (a failure is reported with the cell).
-      context.pending.track(Promise.resolve(cloud.connect()).then(seed));
-    }
+    // The cell waits until the connection is open (a failure is reported with the cell).
+    const connected = recorder.connect();
+    if (connected) context.pending.track(connected);
     schedule();
     context.pending.track(firstDraw);
 
     let stopping: Promise<void> | undefined;
     const chart = () => {
       const now = Date.now();
-      return new Chart(liveChartSpec(data, { window, now, title: options.title }), {
-        summary: summarizeLive(data, { window, now }),
+      return new Chart(chartSpec(now), {
+        summary: summarizeLive(recorder.data, { window: recorder.window, now }),
       });
     };
     return {
-      data,
+      data: recorder.data,
+      get skipped() {
+        return recorder.skipped;
+      },
       chart,
       save: (file) => chart().save(file),
       stop() {
         stopping ??= context.pending.track(
           (async () => {
             stopped = true;
-            cloud.off('set', listener);
-            cloud.off('sent', listener);
+            recorder.stop();
             await loop;
             await render(true);
           })(),

@@ -72,6 +72,14 @@ export { compactAxisFormat, formatCompact, formatCount } from './format.js';
 export { jupyterDisplayOf, type MimeBundle, mimeBundleOf } from './jupyter-display.js';
 export { knownUsername, learnUsers, rememberUser, userLabel } from './known-users.js';
 export { kListWindow, type ListWindow, listWindowOf, windowNote } from './list-window.js';
+export {
+  checkLiveArguments,
+  type LiveChange,
+  LiveRecorder,
+  type LiveRecorderOptions,
+  type LiveSetEvent,
+  type LiveSource,
+} from './live-recorder.js';
 export { type SummarizeLiveOptions, summarizeLive } from './live-summary.js';
 export { type SummarizeLogsOptions, summarizeLogs } from './log-summary.js';
 export { barChart, chartOf, isVegaLiteSpec, type PlotData, type PlotOptions } from './plot.js';

@@ -71,6 +71,28 @@ describe('live in the kernel', () => {
     expect(chart.summary).toContain('alpha 42');
     await Promise.all([writer.disconnect(), viewer.disconnect()]);
   });
+
+  it('records the variables named with the ☁ prefix, and counts non-numeric values, as the REPL does', async () => {
+    const { writer, viewer } = await connectedViewer('live-kernel-prefix');
+    jupyter.lastWriteDisplayData = () => {};
+    const pending = new PendingDisplays();
+    const handle = createKernelLive({ pending })(viewer, { variables: ['☁ alpha'], window: 30 });
+    expect(handle.data.map((p) => [p.name, p.value])).toEqual([['alpha', 1]]);
+    await viewer.setVar('alpha', 42);
+    await writer.setVar('bravo', 9);
+    await writer.setVar('alpha', '1234567890123456789012'); // text encoded in digits
+    await writer.setVar('☁ alpha', 43);
+    await waitFor(() => handle.data.at(-1)?.value === 43, "the other client's set");
+    expect(handle.data.map((p) => [p.name, p.value])).toEqual([
+      ['alpha', 1],
+      ['alpha', 42],
+      ['alpha', 43],
+    ]);
+    expect(handle.skipped).toBe(1);
+    await handle.stop();
+    expect(handle.chart().summary).toContain('alpha 43');
+    await Promise.all([writer.disconnect(), viewer.disconnect()]);
+  });
 });
 
 describe('live in the REPL', () => {
