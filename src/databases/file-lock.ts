@@ -5,7 +5,7 @@
  * waiter that gives up can name the holder, and a lock left by a dead process on this machine
  * is taken over at once instead of after the stale time.
  */
-import { readFile, rm, stat, unlink, utimes, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, rmdir, stat, unlink, utimes, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import lockfile from 'proper-lockfile';
@@ -13,6 +13,8 @@ import { tryParseJson } from '../json.js';
 
 /** How long a lock folder may stay without its `holder.json` before it counts as orphaned. */
 const ORPHAN_AFTER_MS = 2000;
+/** How old a takeover guard (see `takeOver`) must be to count as left by a killed process. */
+const GUARD_STALE_MS = 5000;
 
 /** Options of {@link withFileLock}. */
 export interface FileLockOptions {
@@ -69,18 +71,23 @@ export async function withFileLock<T>(
       const code = (error as NodeJS.ErrnoException).code;
       // Stale by time, but proper-lockfile cannot remove a folder that holds holder.json.
       if (code === 'ENOTEMPTY') {
-        await rm(lockPath, { recursive: true, force: true });
+        const staleMs = options.stale ?? 10_000;
+        await takeOver(lockPath, async () => {
+          const info = await stat(lockPath).catch(() => undefined);
+          return info !== undefined && Date.now() - info.mtimeMs > staleMs;
+        });
         continue;
       }
       if (code !== 'ELOCKED') throw error;
       const holder = await readHolder(holderPath);
-      if (holder === undefined && (await removeIfOrphaned(lockPath, holderPath))) continue;
+      if (holder === undefined && (await takeOver(lockPath, () => isOrphaned(lockPath, holderPath))))
+        continue;
       if (holder && isDeadHere(holder)) {
-        // Checked again just before removing, so a lock taken meanwhile is left alone.
-        const again = await readHolder(holderPath);
-        if (again && again.pid === holder.pid && again.since === holder.since) {
-          await rm(lockPath, { recursive: true, force: true });
-        }
+        // Checked again under the takeover guard, so a lock taken meanwhile is left alone.
+        await takeOver(lockPath, async () => {
+          const again = await readHolder(holderPath);
+          return again !== undefined && again.pid === holder.pid && again.since === holder.since;
+        });
         continue;
       }
       if (Date.now() >= deadline) {
@@ -122,17 +129,39 @@ async function keepingMtime(lockPath: string, change: () => Promise<void>): Prom
 }
 
 /**
- * A holder writes `holder.json` within milliseconds of taking the lock; a lock folder that has
- * none after {@link ORPHAN_AFTER_MS} was left by a process killed in between. It is removed
- * (checked twice, so a lock taken meanwhile, which has a newer time, is left alone).
+ * Removes an abandoned lock, once: waiters that find the same dead lock would otherwise each
+ * remove it, the later ones removing the lock the first had taken meanwhile (two holders, lost
+ * writes). So a waiter first takes `<lock>.takeover` (mkdir is atomic), checks `abandoned()`
+ * again under it, and only then removes the lock. A guard left by a process killed inside these
+ * few milliseconds is removed after {@link GUARD_STALE_MS}. True when the lock was removed.
  */
-async function removeIfOrphaned(lockPath: string, holderPath: string): Promise<boolean> {
-  const first = await stat(lockPath).catch(() => undefined);
-  if (first === undefined || Date.now() - first.mtimeMs < ORPHAN_AFTER_MS) return false;
-  const again = await stat(lockPath).catch(() => undefined);
-  if (again?.mtimeMs !== first.mtimeMs || (await readHolder(holderPath)) !== undefined) return false;
-  await rm(lockPath, { recursive: true, force: true });
-  return true;
+async function takeOver(lockPath: string, abandoned: () => Promise<boolean>): Promise<boolean> {
+  const guard = `${lockPath}.takeover`;
+  try {
+    await mkdir(guard);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    const info = await stat(guard).catch(() => undefined);
+    if (info && Date.now() - info.mtimeMs > GUARD_STALE_MS) await rmdir(guard).catch(() => undefined);
+    return false;
+  }
+  try {
+    if (!(await abandoned())) return false;
+    await rm(lockPath, { recursive: true, force: true });
+    return true;
+  } finally {
+    await rmdir(guard).catch(() => undefined);
+  }
+}
+
+/**
+ * A holder writes `holder.json` within milliseconds of taking the lock; a lock folder that has
+ * none after {@link ORPHAN_AFTER_MS} was left by a process killed in between.
+ */
+async function isOrphaned(lockPath: string, holderPath: string): Promise<boolean> {
+  const info = await stat(lockPath).catch(() => undefined);
+  if (info === undefined || Date.now() - info.mtimeMs < ORPHAN_AFTER_MS) return false;
+  return (await readHolder(holderPath)) === undefined;
 }
 
 async function readHolder(path: string): Promise<LockHolder | undefined> {

@@ -253,6 +253,21 @@ describe('JsonDatabase with several writers on one file', () => {
     ).toEqual([]);
   }, 120_000);
 
+  it("writers that find a dead holder's lock at once take it over once, and lose nothing", async () => {
+    const path = freshPath();
+    for (let round = 0; round < 3; round++) {
+      // A lock left by a killed holder, found by four writers starting together.
+      const holder = run(path, 'hold', 0);
+      await waitFor(() => holder.out().includes('locked') || holder.proc.exitCode !== null, 10_000);
+      await kill(holder.proc);
+      const writers = ['a', 'b', 'c', 'd'].map((name) => run(path, `${name}${round}-`, 50));
+      expect(await Promise.all(writers.map((w) => w.exited))).toEqual([0, 0, 0, 0]);
+      expect(writers.map((w) => w.err()).join('')).toBe('');
+    }
+    const state = JSON.parse(await readFile(path, 'utf8')) as Record<string, string>;
+    expect(Object.keys(state).length).toBe(3 * 4 * 50);
+  }, 120_000);
+
   it("two instances in one process lose nothing, and each sees the other's writes", async () => {
     const path = freshPath();
     const one = new JsonDatabase({ path });
