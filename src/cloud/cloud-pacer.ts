@@ -14,6 +14,8 @@
  * With no interval (`rateLimit` 0) the queue is written out as fast as the socket takes it, in a
  * plain loop (no promise per step), yielding to I/O every few hundred sets and whenever the
  * socket's own buffer passes a bound (backpressure: memory stays bounded whatever the backlog).
+ * While the buffer drains the pump checks it again at once; when it stops shrinking (a peer that
+ * does not read) the checks back off to timers of up to {@link MAX_DRAIN_WAIT_MS}, not a spin.
  *
  * An item leaves the queue only when `send` reports that an open, handshaken socket took it;
  * otherwise it stays at the head and the pump sleeps until {@link CloudPacer.wake}.
@@ -59,6 +61,13 @@ export const YIELD_EVERY = 512;
 export const HIGH_WATER = 1 << 20;
 /** ... and go on once it holds less than this. */
 export const LOW_WATER = 1 << 18;
+/**
+ * Checks of a full buffer in a row that saw no byte leave, made at once, before the pump waits on
+ * timers instead (a peer that stopped reading must not keep the process spinning) ...
+ */
+export const DRAIN_SPINS = 16;
+/** ... timers that double from 1 ms up to this many, until bytes leave again. */
+export const MAX_DRAIN_WAIT_MS = 50;
 
 const noop = () => undefined;
 
@@ -78,6 +87,9 @@ export class CloudPacer<T> {
   #idle = true;
   /** Whether we are waiting for the socket's buffer to drain. */
   #draining = false;
+  /** While draining: the buffer's size at the last check, and checks in a row it did not shrink. */
+  #lastBuffered = 0;
+  #stalls = 0;
   /** Set while the pump runs: a `wake()` from inside a send (an event listener) changes nothing. */
   #pumping = false;
 
@@ -159,9 +171,16 @@ export class CloudPacer<T> {
       }
       const buffered = sink.buffered();
       if (buffered > HIGH_WATER || (this.#draining && buffered > LOW_WATER)) {
+        this.#stalls = this.#draining && buffered >= this.#lastBuffered ? this.#stalls + 1 : 0;
+        this.#lastBuffered = buffered;
         this.#draining = true;
         this.#scheduled = true;
-        this.#clock.setImmediate(this.#resume);
+        if (this.#stalls < DRAIN_SPINS) this.#clock.setImmediate(this.#resume);
+        else
+          this.#clock.setTimeout(
+            this.#resume,
+            Math.min(MAX_DRAIN_WAIT_MS, 2 ** (this.#stalls - DRAIN_SPINS)),
+          );
         return;
       }
       this.#draining = false;

@@ -8,8 +8,10 @@ import { describe, expect, it } from 'vitest';
 import {
   ABSORB,
   CloudPacer,
+  DRAIN_SPINS,
   HIGH_WATER,
   LOW_WATER,
+  MAX_DRAIN_WAIT_MS,
   type PacerClock,
   YIELD_EVERY,
 } from '../../src/cloud/cloud-pacer.js';
@@ -18,6 +20,7 @@ import {
 class SimulatedLoop implements PacerClock {
   time = 0;
   immediates = 0;
+  timers = 0;
   readonly #tasks: { at: number; order: number; run: () => void }[] = [];
   #order = 0;
 
@@ -28,6 +31,7 @@ class SimulatedLoop implements PacerClock {
   }
 
   setTimeout(callback: () => void, ms: number): unknown {
+    this.timers++;
     this.#push(this.time + Math.max(1, ms) + this.lateness(), callback);
     return null;
   }
@@ -189,15 +193,36 @@ describe('rateLimit 0', () => {
     await done;
     state.buffered = HIGH_WATER + 1;
     const more = Promise.all(Array.from({ length: 50 }, (_, i) => pacer.enqueue(100 + i)));
-    loop.run(() => loop.immediates >= 20);
+    loop.run(() => loop.time >= 1000 || loop.immediates > 10_000);
     expect(sent).toHaveLength(100);
     state.buffered = LOW_WATER + 1; // below the high mark, but not drained enough yet
-    loop.run(() => loop.immediates >= 40);
+    loop.run(() => loop.time >= 2000 || loop.immediates > 20_000);
     expect(sent).toHaveLength(100);
     state.buffered = LOW_WATER - 1;
     loop.run();
     await more;
     expect(sent).toHaveLength(150);
+  });
+
+  it('a socket that stops draining is checked on timers that back off, not in a spin', async () => {
+    const loop = new SimulatedLoop();
+    const { sent, sink, state } = recordingSink(loop);
+    const pacer = new CloudPacer<number>(0, sink, loop);
+    state.buffered = HIGH_WATER + 1; // a peer that reads nothing
+    const done = Promise.all([1, 2, 3].map((i) => pacer.enqueue(i)));
+    // Ten simulated seconds (or a spin that never lets time pass).
+    loop.run(() => loop.time >= 10_000 || loop.immediates > 10_000);
+    expect(loop.time).toBeGreaterThanOrEqual(10_000);
+    expect(sent).toEqual([]);
+    expect(loop.immediates).toBeLessThanOrEqual(DRAIN_SPINS);
+    expect(loop.timers).toBeLessThanOrEqual(10_000 / MAX_DRAIN_WAIT_MS + 10);
+    // Once bytes leave again, writing goes on within one back-off wait.
+    const drainedAt = loop.time;
+    state.buffered = 0;
+    loop.run();
+    await done;
+    expect(sent.map((s) => s.item)).toEqual([1, 2, 3]);
+    expect(sent[0]!.at - drainedAt).toBeLessThanOrEqual(MAX_DRAIN_WAIT_MS);
   });
 
   it('a send whose listener clears the queue leaves it empty and consistent', async () => {
