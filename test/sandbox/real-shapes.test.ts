@@ -7,7 +7,9 @@ import { describe, expect, it } from 'vitest';
 import { Session } from '../../src/index.js';
 import type { Comment, Project, Studio, User } from '../../src/records.js';
 import { toJsonText } from '../../src/sandbox/http-utils.js';
+import { placeholderPng } from '../../src/sandbox/images.js';
 import { startSandbox } from '../../src/sandbox/index.js';
+import { decodePng } from '../kernel/png.js';
 import { useSandbox } from '../support/sandbox.js';
 import { Client } from './helpers.js';
 
@@ -118,6 +120,25 @@ describe('service answers', () => {
     const image = await anon().get(new URL(`http:${projects[0]!.thumbnail_url}`).pathname);
     expect(image.status).toBe(200);
     expect(image.headers.get('content-type')).toBe('image/png');
+  });
+
+  it('serves real PNGs: the background colour with an accent band, at any size up to 2000', () => {
+    for (const [width, height] of [
+      [480, 360],
+      [2000, 2000],
+      [1, 10],
+    ] as const) {
+      const image = decodePng(placeholderPng('project', 7, width, height));
+      expect([image.width, image.height]).toEqual([width, height]);
+      const pixel = (x: number, y: number) =>
+        [...image.pixels.subarray((y * width + x) * 3, (y * width + x) * 3 + 3)].join(',');
+      const top = pixel(0, 0);
+      const band = pixel(width - 1, Math.floor(height / 2));
+      expect(band).not.toBe(top);
+      expect(pixel(width - 1, 0)).toBe(top);
+      expect(pixel(0, height - 1)).toBe(top);
+      expect(pixel(Math.floor(width / 2), Math.floor(height / 2))).toBe(band);
+    }
   });
 
   it('sends news ids past 2^53 with their exact digits', async () => {
