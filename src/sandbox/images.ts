@@ -77,8 +77,8 @@ export function placeholderPng(kind: ImageKind, id: number, width: number, heigh
     if (colour === previous) {
       pixels[start] = 2;
     } else {
-      let row = rows.get(colour);
-      if (row === undefined) rows.set(colour, (row = rowOf(colour)));
+      const row = rows.get(colour) ?? rowOf(colour);
+      rows.set(colour, row);
       row.copy(pixels, start); // filter byte 0 (none), then the row's RGB triples
     }
     previous = colour;
