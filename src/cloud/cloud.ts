@@ -525,7 +525,7 @@ export class Cloud extends TypedEmitter<CloudEventMap> {
     if (!this.#connection.send(line)) return false;
     this.#values.set(pending.name, pending.value);
     this.#ledger.written(pending.name, pending.value);
-    this.emit('sent', { name: pending.name, value: pending.value });
+    if (this.listenerCount('sent') > 0) this.emit('sent', { name: pending.name, value: pending.value });
     return true;
   }
 
