@@ -11,13 +11,12 @@
  * draws.
  */
 import {
-  Chart,
+  type Chart,
   checkLiveArguments,
   type LivePoint,
   LiveRecorder,
   type LiveRecorderOptions,
   type LiveSource,
-  liveChartSpec,
   type SavedFile,
   summarizeLive,
 } from 'scratchlab/presentation';
@@ -68,12 +67,10 @@ export function createLive(context: { pending: PendingDisplays }): Live {
     let stopped = false;
     let loop: Promise<void> | null = null;
 
-    const chartSpec = (now: number) =>
-      liveChartSpec(recorder.data, { window: recorder.window, now, title: options.title });
+    const chart = () => recorder.chart(options.title);
     const render = async (final: boolean) => {
-      const now = Date.now();
-      const summary = summarizeLive(recorder.data, { window: recorder.window, now });
-      updateDisplay(await chartBundle(chartSpec(now), final ? `${summary}\n(stopped)` : summary), displayId);
+      const { spec, summary } = chart();
+      updateDisplay(await chartBundle(spec, final ? `${summary}\n(stopped)` : summary), displayId);
     };
     let drawnOnce: () => void = () => {};
     const firstDraw = new Promise<void>((resolve) => {
@@ -111,12 +108,6 @@ export function createLive(context: { pending: PendingDisplays }): Live {
     context.pending.track(firstDraw);
 
     let stopping: Promise<void> | undefined;
-    const chart = () => {
-      const now = Date.now();
-      return new Chart(chartSpec(now), {
-        summary: summarizeLive(recorder.data, { window: recorder.window, now }),
-      });
-    };
     return {
       data: recorder.data,
       get skipped() {

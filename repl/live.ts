@@ -9,16 +9,14 @@
  */
 import { Chalk } from 'chalk';
 import {
-  Chart,
+  type Chart,
   checkLiveArguments,
   type LivePoint,
   LiveRecorder,
   type LiveRecorderOptions,
   type LiveSource,
-  liveChartSpec,
   renderLiveChart,
   type SavedFile,
-  summarizeLive,
   truncateToWidth,
 } from 'scratchlab/presentation';
 import type { Activity } from './activity.js';
@@ -109,10 +107,7 @@ export class LiveChart {
 
   /** The chart of the points seen so far (the last `window` seconds), to keep or show. */
   chart(): Chart {
-    const now = Date.now();
-    return new Chart(liveChartSpec(this.data, { window: this.#recorder.window, now }), {
-      summary: summarizeLive(this.data, { window: this.#recorder.window, now }),
-    });
+    return this.#recorder.chart();
   }
 
   /** Writes the chart of the points seen so far to `file` (`.svg`, `.png`, `.html` or `.json`). */

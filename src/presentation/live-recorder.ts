@@ -8,6 +8,9 @@
  * any emitter of `{ name, value }` events works, a `Cloud` of the SDK included.
  */
 import { addLivePoint, type LivePoint, parseCloudNumber } from './aggregate.js';
+import { Chart } from './chart.js';
+import { liveChartSpec } from './charts.js';
+import { summarizeLive } from './live-summary.js';
 
 /** A `set` or `sent` event: a variable's new value. */
 export interface LiveSetEvent {
@@ -119,6 +122,14 @@ export class LiveRecorder {
   connect(): Promise<void> | null {
     if (typeof this.#source.connect !== 'function') return null;
     return Promise.resolve(this.#source.connect()).then(() => this.#seed(true));
+  }
+
+  /** The chart of what was recorded (the last `window` seconds), to show, keep or save. */
+  chart(title?: string, now = Date.now()): Chart {
+    const window = this.window;
+    return new Chart(liveChartSpec(this.data, { window, now, title }), {
+      summary: summarizeLive(this.data, { window, now }),
+    });
   }
 
   /** Stops listening; what was recorded stays. */
