@@ -60,8 +60,7 @@ export function recordsTable(table: Table, options: WriterOptions): string {
  */
 export function formatLoginRequired(error: LoginRequiredError, color: boolean): string {
   const chalk = new Chalk({ level: color ? 1 : 0 });
-  const what = /^(.*?) needs a logged-in session/.exec(error.message)?.[1] ?? 'this call';
-  return `${chalk.red.bold(error.name)}: ${what} needs a logged-in session: use .login, or start the REPL with SCRATCH_USERNAME and SCRATCH_PASSWORD set`;
+  return `${chalk.red.bold(error.name)}: ${error.what} needs a logged-in session: use .login, or start the REPL with SCRATCH_USERNAME and SCRATCH_PASSWORD set`;
 }
 
 /** Makes the REPL's writer. */

@@ -66,7 +66,11 @@ export class ApiError extends Error {
 /** Thrown when a call needs a logged-in session and there is none. */
 export class LoginRequiredError extends Error {
   override readonly name = 'LoginRequiredError';
-  constructor(what = 'this call') {
+  /**
+   * @param what - the call that needs the login, kept on the error so that front ends can say
+   *   how to log in their own way.
+   */
+  constructor(readonly what = 'this call') {
     super(`${what} needs a logged-in session: call session.login(username, password) first`);
   }
 }
