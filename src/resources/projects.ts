@@ -215,12 +215,17 @@ export class Projects extends Resource {
     assertString(name, 'asset name or extension');
     const fullName = name.includes('.') && !name.startsWith('.') ? name : md5ext(data, name);
     checkAsset(fullName, data);
-    await this.session.authedFetch(
-      `${this.session.assetsHost}/${fullName}`,
-      { method: 'POST', body: data },
-      { 'Content-Type': contentTypeFor(fullName) },
-    );
+    await this.#postAsset(fullName, data);
     return fullName;
+  }
+
+  /** The upload itself, of an asset whose name and md5 are already checked. */
+  async #postAsset(name: string, data: Uint8Array): Promise<void> {
+    await this.session.authedFetch(
+      `${this.session.assetsHost}/${name}`,
+      { method: 'POST', body: data },
+      { 'Content-Type': contentTypeFor(name) },
+    );
   }
 
   /**
@@ -261,7 +266,8 @@ export class Projects extends Resource {
       entries,
       concurrency,
       async ([name, data]) => {
-        await this.uploadAsset(name, data);
+        // checkProject above has hashed every asset and checked its name: not again here.
+        await this.#postAsset(name, data);
         done++;
         bytes += data.byteLength;
         onProgress?.({ done, total: entries.length, bytes, asset: name });
