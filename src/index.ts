@@ -17,7 +17,13 @@ export {
   type SqlQuery,
 } from './databases/sql-database.js';
 export { decode, decodeList, Encoding, type EncodingOptions, encode, encodeList } from './encoding.js';
-export { ApiError, type ApiErrorInit, LoginRequiredError } from './errors.js';
+export {
+  ApiError,
+  type ApiErrorInit,
+  CommentRejectedError,
+  type CommentRejectedInit,
+  LoginRequiredError,
+} from './errors.js';
 export { type Hosts, PLATFORM_HOSTS, resolveHosts } from './hosts.js';
 export {
   DEFAULT_MAX_DOWNLOAD_BYTES,
@@ -81,3 +87,4 @@ export { Search, type SearchMode, type SearchOptions } from './resources/search.
 export { Studios } from './resources/studios.js';
 export { Users } from './resources/users.js';
 export { type AuthedRequestOptions, Session, type SessionOptions } from './session.js';
+export type * from './write-records.js';

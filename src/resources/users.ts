@@ -1,6 +1,8 @@
 import type { PagedList } from '../paging.js';
 import type { Project, User, UserProjectRow } from '../records.js';
 import { assertUsername } from '../validate.js';
+import type { CommentPostOptions, ProfileComment } from '../write-records.js';
+import { postProfileComment, profileCommentAction } from './comment-writes.js';
 import { type ListOptions, Resource } from './resource.js';
 
 /** Users: `{api}/users/<username>` and its lists. */
@@ -32,6 +34,54 @@ export class Users extends Resource {
    */
   projects(username: string, options?: ListOptions): PagedList<UserProjectRow> {
     return this.#list<UserProjectRow>(username, 'projects', options, username);
+  }
+
+  // ---- writes of WIRE.md §11.4-11.5: profile comments, follows (login) ---------------------------
+
+  /**
+   * Posts a comment (or, with `parentId`, a reply) on the user's profile. The site answers with
+   * HTML, read here into a {@link ProfileComment}. A refusal throws {@link CommentRejectedError};
+   * comments are never retried.
+   */
+  async postComment(
+    username: string,
+    content: string,
+    options?: CommentPostOptions,
+  ): Promise<ProfileComment> {
+    assertUsername(username);
+    return postProfileComment(this.session, username, content, options);
+  }
+
+  /** Deletes a comment of the profile: your own, or any on your own profile. */
+  async deleteComment(username: string, commentId: number | string): Promise<void> {
+    assertUsername(username);
+    return profileCommentAction(this.session, username, commentId, 'del');
+  }
+
+  /** Reports a comment of the profile to the moderators. */
+  async reportComment(username: string, commentId: number | string): Promise<void> {
+    assertUsername(username);
+    return profileCommentAction(this.session, username, commentId, 'rep');
+  }
+
+  /** Follows the user. */
+  async follow(username: string): Promise<void> {
+    await this.#followers(username, 'add');
+  }
+
+  /** Stops following the user. */
+  async unfollow(username: string): Promise<void> {
+    await this.#followers(username, 'remove');
+  }
+
+  /** `PUT {site}/site-api/users/followers/<target>/<add|remove>/?usernames=<me>` (WIRE.md §11.5). */
+  async #followers(username: string, action: 'add' | 'remove'): Promise<void> {
+    assertUsername(username);
+    this.session.requireAuth(action === 'add' ? 'users.follow' : 'users.unfollow');
+    await this.session.authedFetch(
+      `${this.session.hosts.site}/site-api/users/followers/${encodeURIComponent(username)}/${action}/`,
+      { method: 'PUT', query: { usernames: this.session.username! }, retry: false },
+    );
   }
 
   #list<T>(username: string, what: string, options?: ListOptions, owner?: string): PagedList<T> {
