@@ -70,11 +70,12 @@ function commentOf(div: HtmlElement): ProfileComment | undefined {
   const comment: ProfileComment = {
     id,
     parent_id: thread !== null && thread !== id ? thread : null,
-    commentee_id: idOf(reply?.attribs['data-commentee-id']),
     content: content ? textOf(content) : '',
     datetime_created: time?.attribs.title ?? '',
     author: { username },
   };
+  const authorId = idOf(reply?.attribs['data-commentee-id']);
+  if (authorId !== null) comment.author.id = authorId;
   if (avatar?.attribs.src) comment.author.image = avatar.attribs.src;
   return comment;
 }

@@ -71,19 +71,22 @@ export interface CommentReport {
 
 /**
  * A profile comment, read from the HTML the site answers profile comments with. It has the
- * fields of a project {@link Comment} the page shows: the author's name and avatar, the text
- * (HTML entities decoded, links flattened to their text), the date, and the reply's links.
+ * fields of a project {@link Comment} the page shows: the author's name, id and avatar, the text
+ * (HTML entities decoded, links flattened to their text), the date and the thread. The page does
+ * not say whom a reply answers (its text starts with `@name`).
  */
 export interface ProfileComment {
   id: number;
   /** The top-level comment of its thread, or `null` for a top-level one. */
   parent_id: number | null;
-  /** The user id the comment answers, or `null`. */
-  commentee_id: number | null;
   content: string;
   /** ISO date (the page's `title` of the time). */
   datetime_created: string;
-  author: { username: string; image?: string };
+  /**
+   * The author. `id` comes from the reply link (`data-commentee-id`: whom a reply answers), so
+   * `{ parentId: c.parent_id ?? c.id, commenteeId: c.author.id }` replies to the comment.
+   */
+  author: { id?: number; username: string; image?: string };
   /** Replies shown under a top-level comment of a listing (a freshly posted comment has none). */
   replies?: ProfileComment[];
 }

@@ -26,9 +26,12 @@ import { ProjectTokens } from './project-tokens.js';
 import { Router } from './router.js';
 import { apiRoutes } from './routes/api.js';
 import { assetHostRoutes } from './routes/asset-host.js';
+import { commentWriteRoutes } from './routes/comment-writes.js';
 import { imageRoutes } from './routes/images.js';
 import { projectHostRoutes } from './routes/project-host.js';
 import { siteRoutes } from './routes/site.js';
+import { socialRoutes } from './routes/social.js';
+import { studioManagementRoutes } from './routes/studio-management.js';
 import { type DemoAccount, type Samples, seedStore } from './seed.js';
 import { createSandboxServer } from './server.js';
 import { SessionTable } from './sessions.js';
@@ -115,6 +118,9 @@ export async function startSandbox(options?: SandboxOptions): Promise<Sandbox> {
   projectHostRoutes(router, ctx);
   assetHostRoutes(router, ctx);
   imageRoutes(router, ctx);
+  commentWriteRoutes(router, ctx);
+  socialRoutes(router, ctx);
+  studioManagementRoutes(router, ctx);
   const cloud = setUpSandboxCloud({
     server: http.server,
     router,

@@ -15,6 +15,7 @@ import {
   generatedBody,
 } from './project-bodies.js';
 import { Random } from './random.js';
+import { seedSocial } from './social-state.js';
 import {
   type CommentRow,
   type ProjectRow,
@@ -613,6 +614,8 @@ export async function seedStore(seed: number): Promise<SeedResult> {
       copy,
     });
   });
+
+  seedSocial(store, demo.row.username, other.row.username, popular.row.username);
 
   // ---- demo passwords (hashes only) --------------------------------------------------------
   const hashes = await hashing;

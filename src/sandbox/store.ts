@@ -3,6 +3,8 @@
  * are built from these rows at answer time (see `views.ts`), so a write shows everywhere at once.
  */
 
+import { SocialState } from './social-state.js';
+
 /** A category the explore pages know (a project or studio carries some as hidden tags). */
 export type Tag = 'games' | 'animations' | 'art' | 'music' | 'stories' | 'tutorials';
 export const TAGS: readonly Tag[] = ['games', 'animations', 'art', 'music', 'stories', 'tutorials'];
@@ -122,6 +124,8 @@ export class Store {
   readonly featuredStudioIds: number[] = [];
   /** The reference "now" of the seed data: trending ranks activity relative to this. */
   seedNow = 0;
+  /** Loves, studio follows, invitations, profile comments and comment rules (WIRE.md §11.4-11.6). */
+  readonly social = new SocialState();
 
   addUser(row: UserRow): void {
     const key = row.username.toLowerCase();
