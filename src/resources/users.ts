@@ -1,6 +1,8 @@
+import { ApiError } from '../errors.js';
 import type { PagedList } from '../paging.js';
+import { parseProfileComments } from '../profile-comments.js';
 import type { Project, User, UserProjectRow } from '../records.js';
-import { assertUsername } from '../validate.js';
+import { assertInteger, assertUsername } from '../validate.js';
 import type { CommentPostOptions, ProfileComment } from '../write-records.js';
 import { postProfileComment, profileCommentAction } from './comment-writes.js';
 import { type ListOptions, Resource } from './resource.js';
@@ -50,6 +52,24 @@ export class Users extends Resource {
   ): Promise<ProfileComment> {
     assertUsername(username);
     return postProfileComment(this.session, username, content, options);
+  }
+
+  /**
+   * One page of the comments on the user's profile (40 threads a page, newest first), read from
+   * the HTML the site serves: each top-level comment with its `replies`. Past the last page: `[]`.
+   */
+  async comments(username: string, options: { page?: number } = {}): Promise<ProfileComment[]> {
+    assertUsername(username);
+    const page = assertInteger(options?.page ?? 1, 'page', 1, 1_000);
+    const url = `${this.session.hosts.site}/site-api/comments/user/${encodeURIComponent(username)}/`;
+    try {
+      const answer = await this.session.http.request(url, { query: { page } });
+      return parseProfileComments(new TextDecoder().decode(answer.bytes), answer.url);
+    } catch (error) {
+      // The site answers a page past the last one with 404.
+      if (error instanceof ApiError && error.status === 404 && page > 1) return [];
+      throw error;
+    }
   }
 
   /** Deletes a comment of the profile: your own, or any on your own profile. */

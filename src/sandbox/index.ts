@@ -18,6 +18,7 @@ import { inspect } from 'node:util';
 import type { Hosts } from '../hosts.js';
 import { AssetQuota } from './asset-quota.js';
 import { setUpSandboxCloud } from './cloud/sandbox-cloud.js';
+import { CommentGuard } from './comment-guard.js';
 import type { SandboxContext } from './context.js';
 import { Links } from './links.js';
 import { LoginGuard } from './login-guard.js';
@@ -77,6 +78,7 @@ function urlHost(host: string): string {
 export async function startSandbox(options?: SandboxOptions): Promise<Sandbox> {
   const opts = resolveOptions(options);
   const { store, accounts, samples } = await seedStore(opts.seed);
+  store.social.guard = new CommentGuard({ floodMax: opts.commentsPerMinute });
   const http = createSandboxServer({
     latency: opts.latency,
     // The simulated latency runs before a body is read, so it must not eat the client's time.

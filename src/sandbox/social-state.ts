@@ -30,8 +30,8 @@ export class SocialState {
   readonly profileComments = new Map<number, CommentRow[]>();
   /** Reports, oldest first, at most 10,000. */
   readonly reports: ReportRow[] = [];
-  /** Flood, spam and mute rules of comments. */
-  readonly guard = new CommentGuard();
+  /** Flood, spam and mute rules of comments (`startSandbox` sets it up with its options). */
+  guard = new CommentGuard();
   #lastCommentId = 0;
   #lastReportId = 5_000_000;
 
