@@ -43,9 +43,9 @@ describe('refusals', () => {
     const { projectWithComments } = ctx.sandbox.samples;
     await star.projects.postComment(projectWithComments, 'First!');
     await star.projects.postComment(projectWithComments, 'First!');
-    expect((await caught<CommentRejectedError>(star.projects.postComment(projectWithComments, 'First!'))).code).toBe(
-      'isSpam',
-    );
+    expect(
+      (await caught<CommentRejectedError>(star.projects.postComment(projectWithComments, 'First!'))).code,
+    ).toBe('isSpam');
     const chat = await caught<CommentRejectedError>(
       star.projects.postComment(projectWithComments, 'join us at discord.gg/abc'),
     );
@@ -60,7 +60,9 @@ describe('refusals', () => {
     const other = await ctx.login(1);
     const { projectWithComments, studio, demoUser } = ctx.sandbox.samples;
     const started = Math.floor(Date.now() / 1000);
-    const bad = await caught<CommentRejectedError>(other.projects.postComment(projectWithComments, 'you idiot'));
+    const bad = await caught<CommentRejectedError>(
+      other.projects.postComment(projectWithComments, 'you idiot'),
+    );
     expect(bad.code).toBe('isBad');
     expect(bad.muted).toBe(true);
     const status = bad.muteStatus!;
@@ -70,7 +72,9 @@ describe('refusals', () => {
     expect(status.offenses![0]!.createdAt).toBeGreaterThanOrEqual(started);
     expect(bad.mutedUntil!.getTime()).toBe(status.muteExpiresAt! * 1000);
 
-    const muted = await caught<CommentRejectedError>(other.projects.postComment(projectWithComments, 'sorry'));
+    const muted = await caught<CommentRejectedError>(
+      other.projects.postComment(projectWithComments, 'sorry'),
+    );
     expect(muted).toMatchObject({ code: 'isMuted', muted: true });
     expect(muted.muteStatus!.muteExpiresAt).toBe(status.muteExpiresAt);
     const profile = await caught<CommentRejectedError>(other.users.postComment(demoUser, 'sorry'));
@@ -84,7 +88,10 @@ describe('refusals', () => {
     expect(add.status).toBe(403);
     // `/session/` says so too, and loves are not muted.
     const info = await other.refreshSession();
-    expect(info.permissions!.mute_status).toMatchObject({ muteExpiresAt: status.muteExpiresAt, showWarning: true });
+    expect(info.permissions!.mute_status).toMatchObject({
+      muteExpiresAt: status.muteExpiresAt,
+      showWarning: true,
+    });
     expect((await other.projects.love(projectWithComments)).userLove).toBe(true);
   });
 });
@@ -98,13 +105,19 @@ describe('comments are never retried', () => {
         res.writeHead(status, { 'content-type': 'application/json', ...headers });
         res.end(JSON.stringify(body));
       };
-      if (req.url === '/csrf_token/') return send(200, {}, { 'set-cookie': 'scratchcsrftoken=abcdefgh; Path=/' });
+      if (req.url === '/csrf_token/')
+        return send(200, {}, { 'set-cookie': 'scratchcsrftoken=abcdefgh; Path=/' });
       if (req.url === '/login/') {
-        return send(200, [{ username: 'bot', token: 'tok-123456', success: 1, msg: '', messages: [], id: 7 }], {
-          'set-cookie': 'scratchsessionsid="sess-123456"; Path=/',
-        });
+        return send(
+          200,
+          [{ username: 'bot', token: 'tok-123456', success: 1, msg: '', messages: [], id: 7 }],
+          {
+            'set-cookie': 'scratchsessionsid="sess-123456"; Path=/',
+          },
+        );
       }
-      if (req.url === '/session/') return send(200, { user: { id: 7, username: 'bot', token: 'tok-123456' } });
+      if (req.url === '/session/')
+        return send(200, { user: { id: 7, username: 'bot', token: 'tok-123456' } });
       send(503, { code: 'Unavailable', message: 'busy' }, { 'retry-after': '0' });
     });
     const base = await listenLocal(server);
