@@ -3,6 +3,8 @@
  * are built from these rows at answer time (see `views.ts`), so a write shows everywhere at once.
  */
 
+import { ActivityLog } from './activity-log.js';
+
 /** A category the explore pages know (a project or studio carries some as hidden tags). */
 export type Tag = 'games' | 'animations' | 'art' | 'music' | 'stories' | 'tutorials';
 export const TAGS: readonly Tag[] = ['games', 'animations', 'art', 'music', 'stories', 'tutorials'];
@@ -120,6 +122,8 @@ export class Store {
   /** Front-page picks of the curators (the rest of the front page is computed). */
   readonly featuredProjectIds: number[] = [];
   readonly featuredStudioIds: number[] = [];
+  /** Messages, studio activity and each user's activity (see `activity-log.ts`). */
+  readonly activity = new ActivityLog();
   /** The reference "now" of the seed data: trending ranks activity relative to this. */
   seedNow = 0;
 
