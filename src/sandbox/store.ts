@@ -4,6 +4,7 @@
  */
 
 import { ActivityLog } from './activity-log.js';
+import type { StatisticsSeed } from './site-statistics.js';
 
 /** A category the explore pages know (a project or studio carries some as hidden tags). */
 export type Tag = 'games' | 'animations' | 'art' | 'music' | 'stories' | 'tutorials';
@@ -124,6 +125,8 @@ export class Store {
   readonly featuredStudioIds: number[] = [];
   /** Messages, studio activity and each user's activity (see `activity-log.ts`). */
   readonly activity = new ActivityLog();
+  /** The site's statistics as seeded (see `site-statistics.ts`). */
+  statistics: StatisticsSeed | null = null;
   /** The reference "now" of the seed data: trending ranks activity relative to this. */
   seedNow = 0;
 
