@@ -25,13 +25,17 @@ import { LoginGuard } from './login-guard.js';
 import { resolveOptions, type SandboxOptions } from './options.js';
 import { ProjectTokens } from './project-tokens.js';
 import { Router } from './router.js';
+import { activityRoutes } from './routes/activity.js';
 import { apiRoutes } from './routes/api.js';
 import { assetHostRoutes } from './routes/asset-host.js';
 import { commentWriteRoutes } from './routes/comment-writes.js';
 import { imageRoutes } from './routes/images.js';
+import { messageRoutes } from './routes/messages.js';
 import { projectHostRoutes } from './routes/project-host.js';
+import { remixTreeRoutes } from './routes/remix-tree.js';
 import { siteRoutes } from './routes/site.js';
 import { socialRoutes } from './routes/social.js';
+import { statisticsRoutes } from './routes/statistics.js';
 import { studioManagementRoutes } from './routes/studio-management.js';
 import { type DemoAccount, type Samples, seedStore } from './seed.js';
 import { createSandboxServer } from './server.js';
@@ -123,6 +127,10 @@ export async function startSandbox(options?: SandboxOptions): Promise<Sandbox> {
   commentWriteRoutes(router, ctx);
   socialRoutes(router, ctx);
   studioManagementRoutes(router, ctx);
+  messageRoutes(router, ctx);
+  activityRoutes(router, ctx);
+  statisticsRoutes(router, ctx);
+  remixTreeRoutes(router);
   const cloud = setUpSandboxCloud({
     server: http.server,
     router,

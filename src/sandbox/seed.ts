@@ -15,6 +15,8 @@ import {
   generatedBody,
 } from './project-bodies.js';
 import { Random } from './random.js';
+import { seedActivity } from './seed-activity.js';
+import { seedStatistics } from './site-statistics.js';
 import { seedSocial } from './social-state.js';
 import {
   type CommentRow,
@@ -616,6 +618,15 @@ export async function seedStore(seed: number): Promise<SeedResult> {
   });
 
   seedSocial(store, demo.row.username, other.row.username, popular.row.username);
+  // ---- messages, activity and statistics ---------------------------------------------------
+  // Drawn from their own streams, so the rows above stay the same as before they existed.
+  seedActivity(store, new Random(seed ^ 0x6163_7476), {
+    demoUserId: demo.row.id,
+    popularUserId: popular.row.id,
+    sampleStudioId: sampleStudio,
+    teamIds: team.map((t) => t.row.id),
+  });
+  store.statistics = seedStatistics(new Random(seed ^ 0x7374_6174), SEED_NOW);
 
   // ---- demo passwords (hashes only) --------------------------------------------------------
   const hashes = await hashing;

@@ -3,6 +3,8 @@
  * are built from these rows at answer time (see `views.ts`), so a write shows everywhere at once.
  */
 
+import { ActivityLog } from './activity-log.js';
+import type { StatisticsSeed } from './site-statistics.js';
 import { SocialState } from './social-state.js';
 
 /** A category the explore pages know (a project or studio carries some as hidden tags). */
@@ -122,6 +124,10 @@ export class Store {
   /** Front-page picks of the curators (the rest of the front page is computed). */
   readonly featuredProjectIds: number[] = [];
   readonly featuredStudioIds: number[] = [];
+  /** Messages, studio activity and each user's activity (see `activity-log.ts`). */
+  readonly activity = new ActivityLog();
+  /** The site's statistics as seeded (see `site-statistics.ts`). */
+  statistics: StatisticsSeed | null = null;
   /** The reference "now" of the seed data: trending ranks activity relative to this. */
   seedNow = 0;
   /** Loves, studio follows, invitations, profile comments and comment rules (WIRE.md §11.4-11.6). */

@@ -1,5 +1,6 @@
 import { loadavg } from 'node:os';
 import type { Featured, Health } from '../../records.js';
+import { noteRemix, noteShare } from '../activity-events.js';
 import { reader, writer } from '../auth.js';
 import type { SandboxContext } from '../context.js';
 import { badRequest, forbidden, notFound } from '../errors.js';
@@ -245,6 +246,8 @@ export function apiRoutes(router: Router, ctx: SandboxContext): void {
     if (row.shared === null) {
       row.shared = new Date().toISOString();
       row.lastActivity = row.shared;
+      if (row.parent === null) noteShare(store, row.id);
+      else noteRemix(store, row.id);
     }
     return json(views.project(row));
   });

@@ -1,0 +1,98 @@
+/**
+ * Reading the HTML some of the site's answers are (a profile's activity, profile comments):
+ * htmlparser2 builds the tree, forgiving as browsers are; these few helpers find elements by tag,
+ * class, id or attribute and read their text. No regular expressions over markup.
+ */
+import { DomUtils, parseDocument } from 'htmlparser2';
+
+/** A parsed HTML document. */
+export type HtmlDocument = ReturnType<typeof parseDocument>;
+/** An element of a parsed document. */
+export type HtmlElement = ReturnType<typeof DomUtils.findAll>[number];
+/** A document or an element: where a search starts. */
+export type HtmlRoot = HtmlDocument | HtmlElement;
+
+/** What an element must be to match; every given part must hold. */
+export interface ElementTest {
+  /** Tag name, lowercase (`li`, `span`). */
+  tag?: string;
+  /** One of its classes (`actor` matches `class="actor big"`). */
+  className?: string;
+  id?: string;
+  /** An attribute it has (any value), or `[name, value]` for an exact value. */
+  attribute?: string | readonly [string, string];
+}
+
+/** Parses HTML text (a whole page or a fragment). Entities are decoded in text and attributes. */
+export function parseHtml(html: string): HtmlDocument {
+  if (typeof html !== 'string') throw new TypeError('html must be a string');
+  return parseDocument(html, { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true });
+}
+
+function matches(element: HtmlElement, test: ElementTest): boolean {
+  if (test.tag !== undefined && element.name !== test.tag) return false;
+  if (test.id !== undefined && element.attribs.id !== test.id) return false;
+  if (test.className !== undefined && !classesOf(element).includes(test.className)) return false;
+  if (test.attribute !== undefined) {
+    const [name, value] = typeof test.attribute === 'string' ? [test.attribute, undefined] : test.attribute;
+    const actual = element.attribs[name];
+    if (actual === undefined || (value !== undefined && actual !== value)) return false;
+  }
+  return true;
+}
+
+/** Every element under `root` (in document order) that passes `test`. */
+export function findElements(root: HtmlRoot, test: ElementTest): HtmlElement[] {
+  return DomUtils.findAll((element) => matches(element, test), root.children);
+}
+
+/** The first element under `root` that passes `test`, or `null`. */
+export function findElement(root: HtmlRoot, test: ElementTest): HtmlElement | null {
+  return DomUtils.findOne((element) => matches(element, test), root.children, true);
+}
+
+/** The element children of `element` (text and comments left out). */
+export function childElements(element: HtmlRoot): HtmlElement[] {
+  return element.children.filter((node): node is HtmlElement => DomUtils.isTag(node));
+}
+
+/** The classes of an element. */
+export function classesOf(element: HtmlElement): string[] {
+  return (element.attribs.class ?? '').split(/\s+/).filter((c) => c.length > 0);
+}
+
+/** An attribute's value, or `null`. */
+export function attributeOf(element: HtmlElement, name: string): string | null {
+  return element.attribs[name] ?? null;
+}
+
+/** The text of a node with runs of white space (no-break spaces too) made one space, trimmed. */
+export function textOf(node: HtmlRoot): string {
+  return normalizeSpace(DomUtils.textContent(node));
+}
+
+/** Runs of white space, U+00A0 included, as one space; trimmed. */
+export function normalizeSpace(text: string): string {
+  return text.replace(/[\s\u00a0]+/g, ' ').trim();
+}
+
+/**
+ * The text directly inside `element`, between its child elements (their text left out), in
+ * order: `<div><span>a</span> loved <a>b</a></div>` gives `['loved']`.
+ */
+export function ownTexts(element: HtmlElement): string[] {
+  return element.children
+    .filter((node) => DomUtils.isText(node))
+    .map((node) => normalizeSpace(DomUtils.textContent(node)))
+    .filter((text) => text.length > 0);
+}
+
+/** Escapes text for HTML element content and attribute values. */
+export function escapeHtml(text: string): string {
+  return text
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&#39;');
+}
