@@ -4,22 +4,10 @@
  * `li.top-level-reply`, each with its `ul.replies`. A refusal is a page whose
  * `<script id="error-data">` holds `{"error": code, "mute_status": …}`.
  */
+import { escapeHtml } from '../html.js';
 import type { MuteStatus } from '../write-records.js';
 import type { Links } from './links.js';
 import type { CommentRow, UserRow } from './store.js';
-
-const ESCAPES: Record<string, string> = {
-  '&': '&amp;',
-  '<': '&lt;',
-  '>': '&gt;',
-  '"': '&quot;',
-  "'": '&#39;',
-};
-
-/** Text made safe for HTML content and attribute values. */
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
-}
 
 /** "2 days, 3 hours ago", with the no-break spaces the site puts in (WIRE.md §11.2). */
 export function timeAgo(iso: string, now = Date.now()): string {

@@ -6,6 +6,7 @@
  */
 import type { Comment } from '../../records.js';
 import type { PostedComment } from '../../write-records.js';
+import { type CommentPlace, noteComment } from '../activity-events.js';
 import { writer } from '../auth.js';
 import type { CommentRefusal } from '../comment-guard.js';
 import type { SandboxContext } from '../context.js';
@@ -16,7 +17,6 @@ import { canSeeProject } from '../project-visibility.js';
 import type { Incoming, Router } from '../router.js';
 import type { Session } from '../sessions.js';
 import type { CommentRow, UserRow } from '../store.js';
-import { type CommentTarget, WriteEvents } from '../write-events.js';
 
 const COMMENT_BODY_LIMIT = 16 * 1024;
 const HTML = 'text/html; charset=utf-8';
@@ -67,7 +67,6 @@ function posted(comment: Comment): PostedComment {
 export function commentWriteRoutes(router: Router, ctx: SandboxContext): void {
   const { store, views, sessions, links } = ctx;
   const social = store.social;
-  const events = new WriteEvents(ctx);
 
   const userOf = (id: number): UserRow => store.users.get(id)!;
   const listOf = (map: Map<number, CommentRow[]>, id: number): CommentRow[] => {
@@ -86,7 +85,7 @@ export function commentWriteRoutes(router: Router, ctx: SandboxContext): void {
       const project = id === null ? undefined : store.projects.get(id);
       if (!project || !canSeeProject(project, session.userId)) throw notFound();
       return {
-        target: { place: 'project', project } as CommentTarget,
+        place: { kind: 'project', projectId: project.id } as CommentPlace,
         list: listOf(store.projectComments, project.id),
         allowed: project.commentsAllowed,
         moderators: [project.ownerId],
@@ -96,7 +95,7 @@ export function commentWriteRoutes(router: Router, ctx: SandboxContext): void {
       const studio = id === null ? undefined : store.studios.get(id);
       if (!studio) throw notFound();
       return {
-        target: { place: 'studio', studio } as CommentTarget,
+        place: { kind: 'studio', studioId: studio.id } as CommentPlace,
         list: listOf(store.studioComments, studio.id),
         allowed: studio.commentsAllowed,
         moderators: studio.managers,
@@ -114,7 +113,7 @@ export function commentWriteRoutes(router: Router, ctx: SandboxContext): void {
     input: CommentInput,
     list: CommentRow[],
     allowed: boolean,
-    target: CommentTarget,
+    place: CommentPlace,
   ): CommentRow | CommentRefusal => {
     if (!allowed) return { code: 'isDisallowed' };
     let parentId: number | null = null;
@@ -138,7 +137,7 @@ export function commentWriteRoutes(router: Router, ctx: SandboxContext): void {
     };
     list.push(row);
     social.guard.accept(session.userId, input.content);
-    events.commentPosted(userOf(session.userId), target, row);
+    noteComment(store, place, row);
     return row;
   };
 
@@ -167,11 +166,11 @@ export function commentWriteRoutes(router: Router, ctx: SandboxContext): void {
   for (const place of ['project', 'studio'] as const) {
     router.post(`/api/proxy/comments/${place}/:id`, async (req) => {
       const session = writer(req, sessions, 'required');
-      const { target, list, allowed } = targetOf(req, place, session);
+      const target = targetOf(req, place, session);
       const input = await commentInput(req);
-      const result = post(session, input, list, allowed, target);
+      const result = post(session, input, target.list, target.allowed, target.place);
       if ('code' in result) return rejection(result);
-      return json(posted(views.comment(result, list)));
+      return json(posted(views.comment(result, target.list)));
     });
 
     router.delete(`/api/proxy/comments/${place}/:id/comment/:cid`, (req) => {
@@ -206,7 +205,7 @@ export function commentWriteRoutes(router: Router, ctx: SandboxContext): void {
     const owner = profileOwner(req);
     const input = await commentInput(req);
     const list = listOf(social.profileComments, owner.id);
-    const result = post(session, input, list, true, { place: 'profile', owner });
+    const result = post(session, input, list, true, { kind: 'profile', ownerId: owner.id });
     if ('code' in result) return bytes(profileRefusalHtml(result.code, result.muteStatus), HTML);
     return bytes(`${profileCommentDiv(result, userOf(result.authorId), links)}\n`, HTML);
   });

@@ -5,6 +5,7 @@
  * reads at once: a love in the project's `loves`, a follow in `followers`.
  */
 import type { FavoriteAnswer, LoveAnswer } from '../../write-records.js';
+import { noteFavorite, noteFollowStudio, noteFollowUser, noteLove } from '../activity-events.js';
 import { reader, writer } from '../auth.js';
 import type { SandboxContext } from '../context.js';
 import { badRequest, forbidden, HttpError, notFound, unauthorized } from '../errors.js';
@@ -13,8 +14,7 @@ import { canSeeProject } from '../project-visibility.js';
 import type { Incoming, Router } from '../router.js';
 import type { Session } from '../sessions.js';
 import { SocialState, unfollowUser } from '../social-state.js';
-import type { ProjectRow, UserRow } from '../store.js';
-import { WriteEvents } from '../write-events.js';
+import type { ProjectRow } from '../store.js';
 
 /** The 403 a muted account gets from the writes that check mutes (WIRE.md §11). */
 export function mutedError(ctx: SandboxContext, userId: number): HttpError | undefined {
@@ -34,9 +34,6 @@ export function assertSelf(session: Session, name: string | null | undefined): v
 export function socialRoutes(router: Router, ctx: SandboxContext): void {
   const { store, sessions } = ctx;
   const social = store.social;
-  const events = new WriteEvents(ctx);
-
-  const me = (session: Session): UserRow => store.users.get(session.userId)!;
 
   const projectFor = (req: Incoming, viewerId: number): ProjectRow => {
     const id = parseId(req.params.id);
@@ -57,7 +54,7 @@ export function socialRoutes(router: Router, ctx: SandboxContext): void {
       project.loves += 1;
       project.recentLoves += 1;
       project.lastActivity = new Date().toISOString();
-      events.loved(me(session), project);
+      noteLove(store, session.userId, project.id);
     } else if (changed) {
       lovers.delete(session.userId);
       project.loves = Math.max(0, project.loves - 1);
@@ -78,7 +75,7 @@ export function socialRoutes(router: Router, ctx: SandboxContext): void {
     if (changed && on) {
       list.unshift(project.id); // newest first, as `/users/<u>/favorites` lists them
       project.favorites += 1;
-      events.favorited(me(session), project);
+      noteFavorite(store, session.userId, project.id);
     } else if (changed) {
       list.splice(at, 1);
       project.favorites = Math.max(0, project.favorites - 1);
@@ -126,7 +123,7 @@ export function socialRoutes(router: Router, ctx: SandboxContext): void {
       if (target.id === session.userId) throw badRequest('You cannot follow yourself');
       const before = store.following.get(session.userId)?.includes(target.id) ?? false;
       store.follow(session.userId, target.id);
-      if (!before) events.followedUser(me(session), target);
+      if (!before) noteFollowUser(store, session.userId, target.id);
     } else if (req.params.action === 'remove') {
       unfollowUser(store, session.userId, target.id);
     } else {
@@ -148,7 +145,7 @@ export function socialRoutes(router: Router, ctx: SandboxContext): void {
       if (!followers.has(session.userId)) {
         followers.add(session.userId);
         studio.followers += 1;
-        events.followedStudio(me(session), studio);
+        noteFollowStudio(store, session.userId, studio.id);
       }
     } else if (req.params.action === 'remove') {
       if (followers.delete(session.userId)) studio.followers = Math.max(0, studio.followers - 1);

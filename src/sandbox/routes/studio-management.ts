@@ -14,6 +14,14 @@ import type {
   StudioProjectAnswer,
   StudioRole,
 } from '../../write-records.js';
+import {
+  noteBecomeCurator,
+  noteCuratorInvite,
+  noteCuratorRemoved,
+  notePromote,
+  noteStudioProject,
+  noteStudioUpdated,
+} from '../activity-events.js';
 import { reader, writer } from '../auth.js';
 import type { SandboxContext } from '../context.js';
 import { forbidden, HttpError, notFound, unauthorized } from '../errors.js';
@@ -22,8 +30,7 @@ import { isInappropriate } from '../moderation.js';
 import type { Incoming, Router } from '../router.js';
 import type { Session } from '../sessions.js';
 import { SocialState } from '../social-state.js';
-import type { StudioRow, UserRow } from '../store.js';
-import { WriteEvents } from '../write-events.js';
+import type { StudioRow } from '../store.js';
 import { assertSelf, mutedError } from './social.js';
 
 /** The most managers a studio may have (the service's "too many owners"). */
@@ -36,9 +43,12 @@ const EDIT_BODY_LIMIT = 64 * 1024;
 export function studioManagementRoutes(router: Router, ctx: SandboxContext): void {
   const { store, sessions } = ctx;
   const social = store.social;
-  const events = new WriteEvents(ctx);
+  /** A studio write counts as recent activity (the explore page's trending order). */
+  const touch = (studio: StudioRow) => {
+    studio.lastActivity = new Date().toISOString();
+    studio.recentActivity += 1;
+  };
 
-  const me = (session: Session): UserRow => store.users.get(session.userId)!;
   const studioOf = (req: Incoming): StudioRow => {
     const id = parseId(req.params.id);
     const studio = id === null ? undefined : store.studios.get(id);
@@ -78,7 +88,8 @@ export function studioManagementRoutes(router: Router, ctx: SandboxContext): voi
       if (!member && !studio.openToAll) throw forbidden('Only curators can add projects to this studio');
       if (at >= 0) throw new HttpError(409, 'Conflict', 'The project is in the studio already');
       studio.projects.push({ projectId: project.id, actorId: session.userId });
-      events.studio(me(session), studio, { type: 'addprojecttostudio', project });
+      noteStudioProject(store, studio.id, session.userId, project.id, true);
+      touch(studio);
     } else {
       if (at < 0) throw notFound();
       const entry = studio.projects[at]!;
@@ -88,7 +99,8 @@ export function studioManagementRoutes(router: Router, ctx: SandboxContext): voi
         project.ownerId === session.userId;
       if (!may) throw forbidden('Only managers, whoever added it or its author can remove this project');
       studio.projects.splice(at, 1);
-      events.studio(me(session), studio, { type: 'removeprojectstudio', project });
+      noteStudioProject(store, studio.id, session.userId, project.id, false);
+      touch(studio);
     }
     const answer: StudioProjectAnswer = {
       projectId: String(project.id),
@@ -133,7 +145,7 @@ export function studioManagementRoutes(router: Router, ctx: SandboxContext): voi
         }
         if (!invited.has(target.id)) {
           invited.add(target.id);
-          events.curatorInvited(me(session), studio, target);
+          noteCuratorInvite(store, studio.id, session.userId, target.id);
         }
         return success();
       }
@@ -142,7 +154,8 @@ export function studioManagementRoutes(router: Router, ctx: SandboxContext): voi
         if (!invited.delete(target.id)) throw forbidden('You have not been invited to curate this studio');
         studio.curators.push(target.id);
         SocialState.setOf(social.studioFollowers, studio.id).add(target.id);
-        events.studio(target, studio, { type: 'becomecurator', user: target });
+        noteBecomeCurator(store, studio.id, target.id);
+        touch(studio);
         return success();
       }
       case 'promote': {
@@ -155,7 +168,8 @@ export function studioManagementRoutes(router: Router, ctx: SandboxContext): voi
         }
         without(studio.curators, target.id);
         studio.managers.push(target.id);
-        events.studio(me(session), studio, { type: 'becomeownerstudio', user: target });
+        notePromote(store, studio.id, session.userId, target.id);
+        touch(studio);
         return success();
       }
       case 'remove': {
@@ -168,7 +182,7 @@ export function studioManagementRoutes(router: Router, ctx: SandboxContext): voi
         const removed = without(studio.managers, target.id) || without(studio.curators, target.id);
         const uninvited = invited.delete(target.id);
         if (!removed && !uninvited) throw notFound();
-        if (removed) events.studio(me(session), studio, { type: 'removecuratorstudio', user: target });
+        if (removed) noteCuratorRemoved(store, studio.id, session.userId, target.id);
         // The site answers with the member list's HTML fragment (WIRE.md §11.6).
         return bytes('<div class="studio-members"></div>\n', 'text/html; charset=utf-8');
       }
@@ -203,7 +217,8 @@ export function studioManagementRoutes(router: Router, ctx: SandboxContext): voi
     if (errors.length > 0) return json({ errors } satisfies StudioEditAnswer);
     Object.assign(studio, changes);
     studio.modified = new Date().toISOString();
-    events.studio(me(session), studio, { type: 'updatestudio' });
+    noteStudioUpdated(store, studio.id, session.userId);
+    touch(studio);
     const answer: StudioEditAnswer = { id: studio.id, title: studio.title, description: studio.description };
     return json(answer);
   });
@@ -213,7 +228,11 @@ export function studioManagementRoutes(router: Router, ctx: SandboxContext): voi
     const studio = studioOf(req);
     requireManager(studio, session);
     if (req.params.state !== 'open' && req.params.state !== 'closed') throw notFound();
-    studio.openToAll = req.params.state === 'open';
+    const open = req.params.state === 'open';
+    if (studio.openToAll !== open) {
+      studio.openToAll = open;
+      noteStudioUpdated(store, studio.id, session.userId);
+    }
     return json({});
   });
 }
