@@ -41,6 +41,7 @@ function commentOf(div: HtmlElement): ProfileComment | undefined {
     content: content ? textOf(content) : '',
     datetime_created: (time && attributeOf(time, 'title')) ?? '',
     author: { username },
+    reply_count: 0,
   };
   const authorId = idOf(reply && attributeOf(reply, 'data-commentee-id'));
   if (authorId !== null) comment.author.id = authorId;
@@ -80,6 +81,7 @@ export function parseProfileComments(html: string, answerUrl?: string): ProfileC
     const parent = comment.parent_id === null ? undefined : byId.get(comment.parent_id);
     if (parent) {
       parent.replies!.push(comment);
+      parent.reply_count++;
     } else {
       comment.replies = [];
       byId.set(comment.id, comment);

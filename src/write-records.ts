@@ -87,6 +87,8 @@ export interface ProfileComment {
    * `{ parentId: c.parent_id ?? c.id, commenteeId: c.author.id }` replies to the comment.
    */
   author: { id?: number; username: string; image?: string };
+  /** How many replies the page shows under it (0 for a reply or a freshly posted comment). */
+  reply_count: number;
   /** Replies shown under a top-level comment of a listing (a freshly posted comment has none). */
   replies?: ProfileComment[];
 }

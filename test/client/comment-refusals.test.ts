@@ -3,11 +3,10 @@
  * rules: flood, spam, chat sites, comments turned off, a bad word that mutes the account, and
  * what a muted account can no longer do. And: a comment is never sent twice.
  */
-import { createServer } from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { ApiError, CommentRejectedError, type Project, Session } from '../../src/index.js';
+import { ApiError, CommentRejectedError, type Project, type Session } from '../../src/index.js';
 import { caught } from '../support/caught.js';
-import { closeLocal, listenLocal } from '../support/local-server.js';
+import { startFakePlatform } from '../support/fake-platform.js';
 import { useSandbox } from '../support/sandbox.js';
 
 const ctx = useSandbox();
@@ -98,48 +97,29 @@ describe('refusals', () => {
 
 describe('comments are never retried', () => {
   it('a comment POST that meets 503 is sent once; a read is retried', async () => {
-    const hits: string[] = [];
-    const server = createServer((req, res) => {
-      hits.push(`${req.method} ${req.url}`);
-      const send = (status: number, body: unknown, headers: Record<string, string> = {}) => {
-        res.writeHead(status, { 'content-type': 'application/json', ...headers });
-        res.end(JSON.stringify(body));
-      };
-      if (req.url === '/csrf_token/')
-        return send(200, {}, { 'set-cookie': 'scratchcsrftoken=abcdefgh; Path=/' });
-      if (req.url === '/login/') {
-        return send(
-          200,
-          [{ username: 'bot', token: 'tok-123456', success: 1, msg: '', messages: [], id: 7 }],
-          {
-            'set-cookie': 'scratchsessionsid="sess-123456"; Path=/',
-          },
-        );
-      }
-      if (req.url === '/session/')
-        return send(200, { user: { id: 7, username: 'bot', token: 'tok-123456' } });
-      send(503, { code: 'Unavailable', message: 'busy' }, { 'retry-after': '0' });
-    });
-    const base = await listenLocal(server);
+    const platform = await startFakePlatform(() => ({
+      status: 503,
+      body: { code: 'Unavailable', message: 'busy' },
+      headers: { 'retry-after': '0' },
+    }));
     try {
-      const session = await Session.login('bot', 'pw', { hosts: { site: base, api: base } });
-      hits.length = 0;
+      const session = await platform.login();
       const error = await caught(session.projects.postComment(5, 'hello'));
       expect(error.status).toBe(503);
-      expect(hits).toEqual(['POST /proxy/comments/project/5']);
       await caught(session.users.postComment('someone', 'hello'));
       await caught(session.projects.love(5));
       await caught(session.studios.addProject(5, 6));
-      expect(hits.slice(1)).toEqual([
+      expect(platform.hits).toEqual([
+        'POST /proxy/comments/project/5',
         'POST /site-api/comments/user/someone/add/',
         'POST /proxy/projects/5/loves/user/bot',
         'POST /studios/5/project/6',
       ]);
-      hits.length = 0;
+      platform.hits.length = 0;
       await caught(session.projects.isLoved(5));
-      expect(hits.length).toBe(4); // a read: the first try and three retries
+      expect(platform.hits.length).toBe(4); // a read: the first try and three retries
     } finally {
-      await closeLocal(server);
+      await platform.close();
     }
   });
 });
