@@ -9,6 +9,7 @@ import { type ProjectInput, toProjectFiles } from '../project/project-input.js';
 import { isProjectJson, type ProjectFiles, type ProjectJson } from '../project/project-json.js';
 import type { Comment, Project, ProjectSaveAnswer } from '../records.js';
 import { assertInteger, assertObject, assertString, toId } from '../validate.js';
+import { buildRemixTree, type RemixTreeNode, type RemixTreeOptions } from './remix-tree.js';
 import { type ListOptions, Resource } from './resource.js';
 
 /** Progress of a transfer of many assets. */
@@ -60,6 +61,24 @@ const METADATA_KEYS = ['title', 'instructions', 'description'] as const;
 
 /** Projects: metadata (`{api}`), bodies (`{projects}`), assets (`{assets}`) and writes. */
 export class Projects extends Resource {
+  /**
+   * The remix tree the project belongs to, from its root down (WIRE.md §11.3): the service's own
+   * tree endpoint is gone, so it is walked from `remix.root` through each project's remixes, one
+   * list per project, within `depth` levels and `limit` projects, reporting `onProgress`.
+   * `plot(tree)` draws it.
+   */
+  async remixTree(id: number | string, options: RemixTreeOptions = {}): Promise<RemixTreeNode> {
+    const projectId = toId(id, 'project id');
+    return buildRemixTree(
+      {
+        get: (pid) => this.get(pid),
+        remixes: (pid, max, signal) => this.remixes(pid, { limit: max, signal, prefetch: 1 }).all(),
+      },
+      projectId,
+      options,
+    );
+  }
+
   /** One project's metadata, with a fresh `project_token`. */
   async get(id: number | string): Promise<Project> {
     return this.session.apiGet<Project>(`/projects/${toId(id, 'project id')}`);
