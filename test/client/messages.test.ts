@@ -116,8 +116,9 @@ describe('messages', () => {
     const store = storeOf(ctx.sandbox);
     const me = store.userByName(ctx.sandbox.samples.otherUser)!;
     const strangers = [...store.users.values()].filter((u) => u.bio === '' && u.status === '').slice(0, 30);
-    const follow = (from: number, to: number) =>
-      strangers.slice(from, to).forEach((u) => noteFollowUser(store, u.id, me.id));
+    const follow = (from: number, to: number) => {
+      for (const u of strangers.slice(from, to)) noteFollowUser(store, u.id, me.id);
+    };
 
     const first = session.messages.events({ interval: 0.05, limit: 5 });
     let early = 0;
