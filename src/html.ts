@@ -87,12 +87,15 @@ export function ownTexts(element: HtmlElement): string[] {
     .filter((text) => text.length > 0);
 }
 
-/** Escapes text for HTML element content and attribute values. */
+const ESCAPES: Readonly<Record<string, string>> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&#39;',
+};
+
+/** Escapes text for HTML element content and quoted attribute values. */
 export function escapeHtml(text: string): string {
-  return text
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&#39;');
+  return text.replace(/[&<>"']/g, (ch) => ESCAPES[ch]!);
 }

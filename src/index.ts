@@ -4,6 +4,8 @@
  * Start with {@link Session}; the embedded sandbox is in `scratchlab/sandbox`.
  */
 
+export type * from './activity-records.js';
+export { MESSAGE_FILTERS, MESSAGE_TYPES } from './activity-records.js';
 export type { ClientCore } from './client-core.js';
 export * from './cloud/index.js';
 export type { CookieJarLike } from './cookies.js';
@@ -75,6 +77,12 @@ export { DEFAULT_ZIP_LIMITS, type ZipLimits } from './project/zip.js';
 export { RecordList } from './record-list.js';
 export type * from './records.js';
 export {
+  MessageEvents,
+  type MessageEventsMap,
+  type MessageEventsOptions,
+} from './resources/message-events.js';
+export { type MessageListOptions, Messages } from './resources/messages.js';
+export {
   type CommentListOptions,
   type ProjectMetadata,
   Projects,
@@ -82,9 +90,22 @@ export {
   type TransferOptions,
   type TransferProgress,
 } from './resources/projects.js';
+export type {
+  RemixTreeNode,
+  RemixTreeOptions,
+  RemixTreeProgress,
+} from './resources/remix-tree.js';
 export type { ListOptions } from './resources/resource.js';
 export { Search, type SearchMode, type SearchOptions } from './resources/search.js';
-export { Studios } from './resources/studios.js';
-export { Users } from './resources/users.js';
+export type {
+  DailyStatistics,
+  MonthlyGaStatistics,
+  MonthlyStatistics,
+  SiteStatistics,
+  StatisticsPoint,
+  StatisticsSeries,
+} from './resources/statistics.js';
+export { type StudioActivityOptions, Studios } from './resources/studios.js';
+export { type UserActivityOptions, Users } from './resources/users.js';
 export { type AuthedRequestOptions, Session, type SessionOptions } from './session.js';
 export type * from './write-records.js';

@@ -3,6 +3,7 @@
  * Login, resume and logout follow WIRE.md §2 step by step.
  */
 import { inspect } from 'node:util';
+import type { FeedItem } from './activity-records.js';
 import { parseAnswer } from './answers.js';
 import type { AuthedRequestOptions, ClientCore } from './client-core.js';
 import { Cloud, type CloudOptions } from './cloud/cloud.js';
@@ -10,10 +11,14 @@ import { type CookieJarLike, CSRF_COOKIE, SESSION_COOKIE } from './cookies.js';
 import { ApiError, LoginRequiredError } from './errors.js';
 import { type Hosts, resolveHosts } from './hosts.js';
 import { type FetchLike, type HttpAnswer, HttpClient, type RequestOptions, readJson } from './http.js';
+import type { PagedList } from './paging.js';
 import type { Featured, Health, LoginAnswer, NewsItem, SessionInfo } from './records.js';
 import { hideSecrets } from './redact.js';
+import { Messages } from './resources/messages.js';
 import { Projects } from './resources/projects.js';
+import { apiList, type ListOptions } from './resources/resource.js';
 import { Search } from './resources/search.js';
+import { readStatistics, type SiteStatistics } from './resources/statistics.js';
 import { Studios } from './resources/studios.js';
 import { Users } from './resources/users.js';
 import { assertNonEmptyString, assertObject, assertString } from './validate.js';
@@ -64,6 +69,8 @@ export class Session implements ClientCore {
   readonly studios: Studios;
   /** Search and explore. */
   readonly search: Search;
+  /** The logged-in user's messages: list, count, clear, and a poller of new ones. */
+  readonly messages: Messages;
   /** @internal the HTTP core; resource groups use it. */
   readonly http: HttpClient;
 
@@ -91,6 +98,7 @@ export class Session implements ClientCore {
     this.projects = new Projects(this);
     this.studios = new Studios(this);
     this.search = new Search(this);
+    this.messages = new Messages(this);
   }
 
   /** Creates a session and logs in. Throws {@link ApiError} (status 403) when the login is refused. */
@@ -314,6 +322,24 @@ export class Session implements ClientCore {
   /** The front page's rows of featured projects and studios. */
   featured(): Promise<Featured> {
     return this.apiGet<Featured>('/proxy/featured');
+  }
+
+  /**
+   * "What's happening" (login): what the users you follow did lately, newest first (WIRE.md
+   * §11.2): shares, loves, favorites, follows, remixes, curating.
+   */
+  feed(options: ListOptions = {}): PagedList<FeedItem> {
+    this.requireAuth('feed');
+    return apiList<FeedItem>(
+      this,
+      `/users/${encodeURIComponent(this.#username!)}/following/users/activity`,
+      options,
+    );
+  }
+
+  /** The site's statistics (no login): daily totals, monthly series, monthly visits (WIRE.md §11.7). */
+  statistics(options: { signal?: AbortSignal } = {}): Promise<SiteStatistics> {
+    return readStatistics(this, options?.signal);
   }
 
   /**

@@ -126,3 +126,17 @@ export function assertBoolean(value: unknown, name: string): boolean {
 export function isUsername(value: unknown): value is string {
   return typeof value === 'string' && USERNAME.test(value);
 }
+
+/**
+ * A `dateLimit` of the activity lists: ISO-8601 with milliseconds and `Z`
+ * (`2025-05-27T05:15:56.000Z`), from a `Date` or a date string.
+ * @throws TypeError when it is neither; RangeError when it is not a valid date
+ */
+export function toDateLimit(value: unknown, name = 'dateLimit'): string {
+  if (!(value instanceof Date) && typeof value !== 'string') {
+    throw new TypeError(`${name} must be a Date or an ISO date string, got ${describe(value)}`);
+  }
+  const ms = value instanceof Date ? value.getTime() : Date.parse(value);
+  if (Number.isNaN(ms)) throw new RangeError(`${name} is not a valid date: ${describe(value)}`);
+  return new Date(ms).toISOString();
+}

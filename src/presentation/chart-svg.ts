@@ -5,8 +5,11 @@
  */
 import type { VegaLiteSpec } from './vega-lite-spec.js';
 
+/** Which language a spec is written in: Vega-Lite (most charts) or Vega (the remix tree's layout). */
+export type ChartGrammar = 'vega-lite' | 'vega';
+
 interface Renderer {
-  toSvg(spec: VegaLiteSpec): Promise<string>;
+  toSvg(spec: VegaLiteSpec, grammar: ChartGrammar): Promise<string>;
 }
 
 let renderer: Promise<Renderer> | undefined;
@@ -18,12 +21,12 @@ async function loadRenderer(): Promise<Renderer> {
   const metrics = (vega as { textMetrics?: { canvas?: (use: boolean) => void } }).textMetrics;
   metrics?.canvas?.(false);
   return {
-    async toSvg(spec) {
+    async toSvg(spec, grammar) {
       // Our specs are plain JSON; vega-lite validates them as it compiles. A copy is compiled:
       // vega tags the data rows it is given, and the caller's spec must stay as it was.
       const copy = JSON.parse(JSON.stringify(spec)) as Parameters<typeof vegaLite.compile>[0];
-      const compiled = vegaLite.compile(copy);
-      const view = new vega.View(vega.parse(compiled.spec as Parameters<typeof vega.parse>[0]), {
+      const compiled = grammar === 'vega' ? copy : vegaLite.compile(copy).spec;
+      const view = new vega.View(vega.parse(compiled as Parameters<typeof vega.parse>[0]), {
         renderer: 'none',
       });
       try {
@@ -36,13 +39,14 @@ async function loadRenderer(): Promise<Renderer> {
 }
 
 /**
- * Render a Vega-Lite spec to an SVG document string (no browser, no canvas). The first call loads
- * vega and vega-lite (a few hundred milliseconds); later calls reuse them.
+ * Render a Vega-Lite spec (or a Vega one, with `grammar: 'vega'`) to an SVG document string (no
+ * browser, no canvas). The first call loads vega and vega-lite (a few hundred milliseconds);
+ * later calls reuse them.
  */
-export async function renderSvg(spec: VegaLiteSpec): Promise<string> {
+export async function renderSvg(spec: VegaLiteSpec, grammar: ChartGrammar = 'vega-lite'): Promise<string> {
   renderer ??= loadRenderer().catch((error: unknown) => {
     renderer = undefined; // let a later call try again
     throw error;
   });
-  return (await renderer).toSvg(spec);
+  return (await renderer).toSvg(spec, grammar);
 }

@@ -4,7 +4,7 @@
  * in the format a file's extension names: `.svg`, `.png` (rasterized by resvg), `.html`
  * (standalone, works offline: the SVG inline, the spec beside it) and `.json` (the spec).
  */
-import { renderSvg } from './chart-svg.js';
+import { type ChartGrammar, renderSvg } from './chart-svg.js';
 import { escapeHtml } from './render-html.js';
 import { extensionOf, JUPYTER_DISPLAY, REPL_DISPLAY, type SavedFile, writeWhole } from './saved-file.js';
 import { truncateToWidth } from './text-width.js';
@@ -17,6 +17,9 @@ import type { VegaLiteSpec } from './vega-lite-spec.js';
  */
 export const VEGA_LITE_MIME = 'application/vnd.vegalite.v5+json';
 const VEGA_LITE_V5_SCHEMA = 'https://vega.github.io/schema/vega-lite/v5.json';
+/** Likewise for Vega specs (the remix tree): front ends render `vnd.vega.v5`; the spec needs nothing newer. */
+export const VEGA_MIME = 'application/vnd.vega.v5+json';
+const VEGA_V5_SCHEMA = 'https://vega.github.io/schema/vega/v5.json';
 
 /** Terminal facts a drawing needs. */
 export interface ChartTerminal {
@@ -34,6 +37,8 @@ export interface ChartOptions {
   summary?: string;
   /** Draws the chart for a terminal (default: the summary). */
   terminal?: (context: ChartTerminal) => string;
+  /** The spec's language: `vega-lite` (default) or `vega` (layouts Vega-Lite lacks, e.g. trees). */
+  grammar?: ChartGrammar;
 }
 
 /** Options of {@link Chart.toPNG}. */
@@ -83,6 +88,8 @@ export class Chart {
   readonly spec: VegaLiteSpec;
   /** The chart in a few lines of plain text. */
   readonly summary: string;
+  /** The spec's language: `vega-lite`, or `vega` for the few charts that need its layouts. */
+  readonly grammar: ChartGrammar;
   readonly #terminal: ((context: ChartTerminal) => string) | undefined;
   #svg: Promise<string> | undefined;
   #svgText: string | undefined;
@@ -92,12 +99,13 @@ export class Chart {
       throw new TypeError('a chart needs a Vega-Lite spec (an object)');
     this.spec = spec;
     this.summary = options.summary ?? titleOf(spec);
+    this.grammar = options.grammar ?? 'vega-lite';
     this.#terminal = options.terminal;
   }
 
   /** The chart as an SVG document (rendered in Node by vega once, then kept). */
   toSVG(): Promise<string> {
-    this.#svg ??= renderSvg(this.spec).then(
+    this.#svg ??= renderSvg(this.spec, this.grammar).then(
       (svg) => {
         this.#svgText = svg;
         return svg;
@@ -152,7 +160,7 @@ export class Chart {
       '</head>',
       '<body>',
       svg,
-      `<script type="application/json" id="vega-lite-spec">${spec}</script>`,
+      `<script type="application/json" id="${this.grammar}-spec">${spec}</script>`,
       '</body>',
       '</html>',
       '',
@@ -180,7 +188,11 @@ export class Chart {
       case 'htm':
         return writeWhole(file, await this.toHTML(), 'HTML');
       case 'json':
-        return writeWhole(file, `${JSON.stringify(this.spec, null, 2)}\n`, 'Vega-Lite JSON');
+        return writeWhole(
+          file,
+          `${JSON.stringify(this.spec, null, 2)}\n`,
+          this.grammar === 'vega' ? 'Vega JSON' : 'Vega-Lite JSON',
+        );
       default:
         throw new TypeError(`save() writes .svg, .png, .html or .json, not "${file}"`);
     }
@@ -210,9 +222,10 @@ export class Chart {
    * exports; see {@link ready}) and the summary as text.
    */
   [JUPYTER_DISPLAY](): Record<string, unknown> {
-    const bundle: Record<string, unknown> = {
-      [VEGA_LITE_MIME]: { ...this.spec, $schema: VEGA_LITE_V5_SCHEMA },
-    };
+    const bundle: Record<string, unknown> =
+      this.grammar === 'vega'
+        ? { [VEGA_MIME]: { ...this.spec, $schema: VEGA_V5_SCHEMA } }
+        : { [VEGA_LITE_MIME]: { ...this.spec, $schema: VEGA_LITE_V5_SCHEMA } };
     if (this.#svgText !== undefined) bundle['image/svg+xml'] = this.#svgText;
     bundle['text/plain'] = this.summary;
     return bundle;

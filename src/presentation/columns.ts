@@ -4,6 +4,7 @@
  * Hand-written per kind, because what a person wants to see (a project's author and loves, not its
  * image URLs) is a judgement no generic key walk makes.
  */
+import { describeActivity } from './activity-rows.js';
 import type { RecordKind, RecordOfKind } from './detect.js';
 import { formatCount, formatDate, formatTimestamp } from './format.js';
 import { userLabel } from './known-users.js';
@@ -290,6 +291,46 @@ const COLUMNS: Columns = {
       get: (p) =>
         (p.actor_id === p.creator_id ? userLabel(p.creator_id, p.username) : userLabel(p.actor_id)) || null,
     },
+  ],
+  // Messages, studio activity, the feed and a profile's activity: who did what on what, when.
+  activity: [
+    {
+      key: 'actor',
+      header: 'actor',
+      priority: 90,
+      maxWidth: 20,
+      get: (a) => cell(a.actor_username),
+      href: (a) => linkTo(userPath, cell(a.actor_username)),
+    },
+    {
+      key: 'what',
+      header: 'what',
+      priority: 100,
+      maxWidth: 40,
+      minWidth: 12,
+      get: (a) => describeActivity(a as unknown as Record<string, unknown>).what,
+    },
+    {
+      key: 'on',
+      header: 'on',
+      priority: 80,
+      maxWidth: 36,
+      minWidth: 12,
+      get: (a) => describeActivity(a as unknown as Record<string, unknown>).on,
+      href: (a) => describeActivity(a as unknown as Record<string, unknown>).onPath,
+    },
+    {
+      key: 'when',
+      header: 'when (UTC)',
+      minWidth: 16,
+      priority: 70,
+      get: (a) => cell(a.datetime_created),
+      format: (v) =>
+        typeof v === 'string' && !Number.isNaN(Date.parse(v))
+          ? formatTimestamp(Date.parse(v)).slice(0, 16)
+          : '',
+    },
+    { key: 'type', header: 'type', priority: 10, maxWidth: 20, get: (a) => cell(a.type) },
   ],
   logEntry: [
     {

@@ -4,6 +4,7 @@
  * Values arrive from JSON (or a REPL user's hand-made objects), never as class instances, so the
  * checks are structural: the fields the presentation layer reads must be there with the right types.
  */
+import type { FeedItem, Message, StudioActivity, UserActivity } from '../activity-records.js';
 import type {
   CloudLogEntry,
   Comment,
@@ -15,7 +16,17 @@ import type {
 } from '../records.js';
 
 /** The kinds of record the presentation layer knows how to show. */
-export type RecordKind = 'user' | 'project' | 'studio' | 'comment' | 'studioProject' | 'logEntry';
+export type RecordKind =
+  | 'user'
+  | 'project'
+  | 'studio'
+  | 'comment'
+  | 'studioProject'
+  | 'logEntry'
+  | 'activity';
+
+/** A row of messages, a studio's activity, the feed or a profile's activity (WIRE.md §11.1-11.2). */
+export type ActivityRow = Message | StudioActivity | FeedItem | UserActivity;
 
 /** The record type of each {@link RecordKind}. */
 export interface RecordOfKind {
@@ -26,6 +37,7 @@ export interface RecordOfKind {
   comment: Comment;
   studioProject: StudioProject;
   logEntry: CloudLogEntry;
+  activity: ActivityRow;
 }
 
 type Obj = Record<string, unknown>;
@@ -104,11 +116,17 @@ function isLogEntry(x: Obj): boolean {
   );
 }
 
+/** Someone did something at some time: `type`, `actor_username`, `datetime_created`, and no comment text. */
+function isActivity(x: Obj): boolean {
+  return isStr(x.type) && isStr(x.actor_username) && isStr(x.datetime_created) && x.content === undefined;
+}
+
 // Order matters only where shapes could overlap; none of these checks accept another kind's
 // required fields, but the most specific ones go first anyway.
 const CHECKS: ReadonlyArray<readonly [RecordKind, (x: Obj) => boolean]> = [
   ['logEntry', isLogEntry],
   ['comment', isComment],
+  ['activity', isActivity],
   ['studioProject', isStudioProject],
   ['project', isProject],
   ['studio', isStudio],

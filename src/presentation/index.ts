@@ -7,6 +7,8 @@
  */
 import './list-display.js';
 
+export { type ActivityCount, activityChart, activityChartSpec, countActivity } from './activity-chart.js';
+export { type ActivityLine, describeActivity } from './activity-rows.js';
 export {
   type AggregateOptions,
   addLivePoint,
@@ -43,8 +45,9 @@ export {
   type ChartTerminal,
   type PngOptions,
   VEGA_LITE_MIME,
+  VEGA_MIME,
 } from './chart.js';
-export { renderSvg } from './chart-svg.js';
+export { type ChartGrammar, renderSvg } from './chart-svg.js';
 export {
   renderLiveChart,
   renderLogsChart,
@@ -59,7 +62,13 @@ export {
   logsChartSpec,
 } from './charts.js';
 export { type Cell, type Column, type ColumnContext, type ColumnSpec, columnsFor } from './columns.js';
-export { isRecordOfKind, type RecordKind, type RecordOfKind, recordKind } from './detect.js';
+export {
+  type ActivityRow,
+  isRecordOfKind,
+  type RecordKind,
+  type RecordOfKind,
+  recordKind,
+} from './detect.js';
 export {
   type FlatRow,
   type FlatRowsOptions,
@@ -84,6 +93,7 @@ export { type SummarizeLiveOptions, summarizeLive } from './live-summary.js';
 export { type SummarizeLogsOptions, summarizeLogs } from './log-summary.js';
 export { barChart, chartOf, isVegaLiteSpec, type PlotData, type PlotOptions } from './plot.js';
 export { redactForView } from './redact-view.js';
+export { isRemixTree, remixTreeChart, remixTreeOutline, remixTreeSpec } from './remix-tree-chart.js';
 export { escapeHtml, type RenderHtmlOptions, renderHtmlTable } from './render-html.js';
 export {
   type RenderPlainTableOptions,

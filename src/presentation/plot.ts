@@ -1,8 +1,10 @@
 /**
- * `plot(data)` for both front ends: cloud log entries, projects (or a user's project rows), or a
- * Vega-Lite spec of one's own, made into a {@link Chart}.
+ * `plot(data)` for both front ends: cloud log entries, projects (or a user's project rows),
+ * messages or activity rows, a remix tree, or a Vega-Lite spec of one's own, made into a {@link Chart}.
  */
 import type { CloudLogEntry, Project, UserProjectRow } from '../records.js';
+import type { RemixTreeNode } from '../resources/remix-tree.js';
+import { activityChart } from './activity-chart.js';
 import {
   type Bar,
   barChartSpec,
@@ -15,8 +17,9 @@ import {
 import { Chart } from './chart.js';
 import { renderLogsChart } from './chart-terminal.js';
 import { type LogsChartOptions, logsChartSpec } from './charts.js';
-import { recordKind } from './detect.js';
+import { type ActivityRow, recordKind } from './detect.js';
 import { summarizeLogs } from './log-summary.js';
+import { isRemixTree, remixTreeChart } from './remix-tree-chart.js';
 import type { VegaLiteSpec } from './vega-lite-spec.js';
 
 /** Options of {@link chartOf}. */
@@ -41,7 +44,12 @@ export function barChart(bars: readonly Bar[], options: Parameters<typeof barCha
 }
 
 /** What {@link chartOf} draws. */
-export type PlotData = readonly CloudLogEntry[] | readonly (Project | UserProjectRow)[] | VegaLiteSpec;
+export type PlotData =
+  | readonly CloudLogEntry[]
+  | readonly (Project | UserProjectRow)[]
+  | readonly ActivityRow[]
+  | RemixTreeNode
+  | VegaLiteSpec;
 
 const SPEC_KEYS = ['mark', 'layer', 'vconcat', 'hconcat', 'concat', 'facet', 'repeat'];
 
@@ -60,6 +68,7 @@ export function isVegaLiteSpec(value: unknown): value is VegaLiteSpec {
  */
 export function chartOf(data: unknown, options: PlotOptions = {}): Chart {
   if (options === null || typeof options !== 'object') throw new TypeError('plot options must be an object');
+  if (isRemixTree(data)) return remixTreeChart(data, { title: options.title });
   if (isVegaLiteSpec(data)) return new Chart(data);
   if (Array.isArray(data)) {
     const kind = data.length === 0 ? 'logEntry' : recordKind(data);
@@ -78,6 +87,7 @@ export function chartOf(data: unknown, options: PlotOptions = {}): Chart {
           }),
       });
     }
+    if (kind === 'activity') return activityChart(data as ActivityRow[], { title: options.title });
     if (kind === 'project') {
       const projects = data as (Project | UserProjectRow)[];
       const bars = projectBars(projects, { metrics: options.metrics });
@@ -88,5 +98,7 @@ export function chartOf(data: unknown, options: PlotOptions = {}): Chart {
       });
     }
   }
-  throw new TypeError('plot() draws cloud log entries (cloud.logs()), projects, or a Vega-Lite spec');
+  throw new TypeError(
+    'plot() draws cloud log entries (cloud.logs()), projects, messages or activity rows, a remix tree, or a Vega-Lite spec',
+  );
 }

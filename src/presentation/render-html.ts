@@ -4,6 +4,7 @@
  * dark themes alike; all record text escaped (titles and comments are user input).
  */
 import { PLATFORM_HOSTS } from '../hosts.js';
+import { escapeHtml } from '../html.js';
 import type { RecordKind } from './detect.js';
 import { formatCount } from './format.js';
 import { windowNote } from './list-window.js';
@@ -19,18 +20,7 @@ export interface RenderHtmlOptions {
   siteUrl?: string;
 }
 
-const ESCAPES: Readonly<Record<string, string>> = {
-  '&': '&amp;',
-  '<': '&lt;',
-  '>': '&gt;',
-  '"': '&quot;',
-  "'": '&#39;',
-};
-
-/** Escape text for HTML element content and quoted attribute values. */
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (ch) => ESCAPES[ch]!);
-}
+export { escapeHtml };
 
 const NOUNS: Readonly<Record<RecordKind, readonly [string, string]>> = {
   user: ['user', 'users'],
@@ -39,6 +29,7 @@ const NOUNS: Readonly<Record<RecordKind, readonly [string, string]>> = {
   comment: ['comment', 'comments'],
   studioProject: ['studio project', 'studio projects'],
   logEntry: ['log entry', 'log entries'],
+  activity: ['item', 'items'],
 };
 
 /** E.g. `3 projects`, `40 of 1,000 projects`, `first 40 projects — .all() fetches all`, `no results`. */

@@ -61,7 +61,7 @@ export function toTable(records: unknown, options: ToTableOptions = {}): Table {
     throw new TypeError(
       list.length === 0
         ? 'toTable: cannot tell the kind of an empty array; pass { kind }'
-        : 'toTable: not an array of one kind of platform record (user, project, studio, comment, studioProject, logEntry)',
+        : 'toTable: not an array of one kind of platform record (user, project, studio, comment, studioProject, logEntry, activity)',
     );
   }
   const maxRows = Math.max(0, Math.floor(options.maxRows ?? DEFAULT_MAX_ROWS));

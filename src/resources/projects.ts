@@ -17,6 +17,7 @@ import type {
   PostedComment,
 } from '../write-records.js';
 import { deleteApiComment, postApiComment, reportApiComment } from './comment-writes.js';
+import { buildRemixTree, type RemixTreeNode, type RemixTreeOptions } from './remix-tree.js';
 import { type ListOptions, Resource } from './resource.js';
 
 /** Progress of a transfer of many assets. */
@@ -68,6 +69,24 @@ const METADATA_KEYS = ['title', 'instructions', 'description'] as const;
 
 /** Projects: metadata (`{api}`), bodies (`{projects}`), assets (`{assets}`) and writes. */
 export class Projects extends Resource {
+  /**
+   * The remix tree the project belongs to, from its root down (WIRE.md §11.3): the service's own
+   * tree endpoint is gone, so it is walked from `remix.root` through each project's remixes, one
+   * list per project, within `depth` levels and `limit` projects, reporting `onProgress`.
+   * `plot(tree)` draws it.
+   */
+  async remixTree(id: number | string, options: RemixTreeOptions = {}): Promise<RemixTreeNode> {
+    const projectId = toId(id, 'project id');
+    return buildRemixTree(
+      {
+        get: (pid) => this.get(pid),
+        remixes: (pid, max, signal) => this.remixes(pid, { limit: max, signal, prefetch: 1 }).all(),
+      },
+      projectId,
+      options,
+    );
+  }
+
   /** One project's metadata, with a fresh `project_token`. */
   async get(id: number | string): Promise<Project> {
     return this.session.apiGet<Project>(`/projects/${toId(id, 'project id')}`);

@@ -1,8 +1,10 @@
+import type { StudioActivity } from '../activity-records.js';
+import { dateLimitFetcher } from '../date-limit-walk.js';
 import { ApiError } from '../errors.js';
 import { tryParseJson } from '../json.js';
-import type { PagedList } from '../paging.js';
+import { PagedList } from '../paging.js';
 import type { Comment, Studio, StudioMember, StudioProject } from '../records.js';
-import { assertString, assertUsername, toId } from '../validate.js';
+import { assertString, assertUsername, toDateLimit, toId } from '../validate.js';
 import type {
   CommentPostOptions,
   CommentReport,
@@ -15,8 +17,36 @@ import type {
 import { deleteApiComment, postApiComment, reportApiComment } from './comment-writes.js';
 import { type ListOptions, Resource } from './resource.js';
 
+/** Options of `studios.activity`. */
+export interface StudioActivityOptions extends ListOptions {
+  /** Start at this date: rows at or before it (default: the newest). */
+  dateLimit?: string | Date;
+}
+
 /** Studios: `{api}/studios/<id>` and its lists. */
 export class Studios extends Resource {
+  /**
+   * What happened in the studio, newest first (no login): projects added and removed, curators,
+   * managers, edits. Pages by date as the web client does (WIRE.md §11.2), dropping the rows that
+   * overlapping pages repeat; `limit`, `offset` and the walk count unique rows.
+   */
+  activity(id: number | string, options: StudioActivityOptions = {}): PagedList<StudioActivity> {
+    const studioId = toId(id, 'studio id');
+    const { dateLimit, limit, offset, ...walk } = options ?? {};
+    const start = dateLimit === undefined ? undefined : toDateLimit(dateLimit);
+    const fetch = dateLimitFetcher<StudioActivity>(
+      (pageLimit, cursor, signal) =>
+        this.session.apiGet<StudioActivity[]>(
+          `/studios/${studioId}/activity/`,
+          { limit: pageLimit, dateLimit: cursor },
+          signal,
+        ),
+      start,
+    );
+    // One request at a time: each page starts where the one before ended.
+    return new PagedList(fetch, { limit, offset }, { ...walk, prefetch: 1 });
+  }
+
   /** One studio. */
   async get(id: number | string): Promise<Studio> {
     return this.session.apiGet<Studio>(`/studios/${toId(id, 'studio id')}`);

@@ -40,6 +40,7 @@ import { studioManagementRoutes } from './routes/studio-management.js';
 import { type DemoAccount, type Samples, seedStore } from './seed.js';
 import { createSandboxServer } from './server.js';
 import { SessionTable } from './sessions.js';
+import { registerStore } from './store-access.js';
 import { Views } from './views.js';
 
 export type { SandboxOptions } from './options.js';
@@ -161,6 +162,7 @@ export async function startSandbox(options?: SandboxOptions): Promise<Sandbox> {
       return closing;
     },
   };
+  registerStore(sandbox, store);
   // A summary for the REPL and notebooks: the server's own inspection runs to 100 lines.
   Object.defineProperty(sandbox, inspect.custom, {
     value: () =>
