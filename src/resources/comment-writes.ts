@@ -5,6 +5,8 @@
  */
 import type { ClientCore } from '../client-core.js';
 import { ApiError, CommentRejectedError } from '../errors.js';
+import { HtmlDepthError } from '../html.js';
+import type { HttpAnswer } from '../http.js';
 import { parseProfileComment, profileCommentRefusal } from '../profile-comments.js';
 import { assertString, toId } from '../validate.js';
 import type {
@@ -114,6 +116,31 @@ export async function reportApiComment(
   return answer ?? {};
 }
 
+/**
+ * Reads an HTML answer with `read`; a page the reader refuses (nested too deep) is the service's
+ * failure, an {@link ApiError}, like an unreadable JSON answer.
+ */
+export function readHtmlAnswer<T>(
+  session: ClientCore,
+  answer: HttpAnswer,
+  method: string,
+  read: (html: string) => T,
+): T {
+  try {
+    return read(new TextDecoder().decode(answer.bytes));
+  } catch (error) {
+    if (!(error instanceof HtmlDepthError)) throw error;
+    throw new ApiError({
+      status: answer.status,
+      url: answer.url,
+      method,
+      reason: error.message,
+      secrets: session.http.secretsFor(answer.url),
+      cause: error,
+    });
+  }
+}
+
 /** `{site}/site-api/comments/user/<u>/` with the site's headers. */
 function profileUrl(session: ClientCore, username: string, action: string): string {
   return `${session.hosts.site}/site-api/comments/user/${encodeURIComponent(username)}/${action}/`;
@@ -137,8 +164,10 @@ export async function postProfileComment(
     { method: 'POST', json: body, retry: false },
     { Referer: `${session.hosts.site}/users/${encodeURIComponent(username)}/` },
   );
-  const html = new TextDecoder().decode(answer.bytes);
-  const refusal = profileCommentRefusal(html);
+  const [refusal, comment, html] = readHtmlAnswer(session, answer, 'POST', (text) => {
+    const refused = profileCommentRefusal(text);
+    return [refused, refused ? undefined : parseProfileComment(text, answer.url), text] as const;
+  });
   if (refusal) {
     throw new CommentRejectedError({
       url,
@@ -148,7 +177,6 @@ export async function postProfileComment(
       body: refusal,
     });
   }
-  const comment = parseProfileComment(html, answer.url);
   if (!comment) {
     throw new ApiError({
       status: answer.status,

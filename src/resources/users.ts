@@ -7,7 +7,7 @@ import type { Project, User, UserProjectRow } from '../records.js';
 import { parseUserActivity } from '../user-activity-html.js';
 import { assertInteger, assertUsername } from '../validate.js';
 import type { CommentPostOptions, ProfileComment } from '../write-records.js';
-import { postProfileComment, profileCommentAction } from './comment-writes.js';
+import { postProfileComment, profileCommentAction, readHtmlAnswer } from './comment-writes.js';
 import { type ListOptions, Resource } from './resource.js';
 
 /** Options of `users.activity`. */
@@ -102,7 +102,7 @@ export class Users extends Resource {
     const url = `${this.session.hosts.site}/site-api/comments/user/${encodeURIComponent(username)}/`;
     try {
       const answer = await this.session.http.request(url, { query: { page } });
-      return parseProfileComments(new TextDecoder().decode(answer.bytes), answer.url);
+      return readHtmlAnswer(this.session, answer, 'GET', (html) => parseProfileComments(html, answer.url));
     } catch (error) {
       // The site answers a page past the last one with 404.
       if (error instanceof ApiError && error.status === 404 && page > 1) return [];

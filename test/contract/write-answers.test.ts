@@ -5,6 +5,7 @@
  * values.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { HtmlDepthError } from '../../src/html.js';
 import { ApiError, CommentRejectedError, type Session } from '../../src/index.js';
 import { renderTable, toTable } from '../../src/presentation/index.js';
 import {
@@ -69,9 +70,13 @@ describe('profile comment HTML', () => {
     expect(parseProfileComments('<div class="comment" data-comment-id="x"></div><p>broken')).toEqual([]);
   });
 
-  it('a page nested very deep is read without overflowing the stack', () => {
-    const deep = `${'<div>'.repeat(20_000)}${wire.profileCommentsHtml}${'</div>'.repeat(20_000)}`;
-    expect(parseProfileComments(deep).map((c) => c.id)).toEqual([301]);
+  it('a page nested past 1,000 levels is refused with a clear error, not a stack overflow', () => {
+    const nested = (depth: number) =>
+      `${'<div>'.repeat(depth)}${wire.profileCommentsHtml}${'</div>'.repeat(depth)}`;
+    expect(parseProfileComments(nested(900)).map((c) => c.id)).toEqual([301]);
+    expect(() => parseProfileComments(nested(50_000))).toThrow(HtmlDepthError);
+    const deepText = `<div class="comment" data-comment-id="5"><a data-comment-user="x"></a><div class="content">${'<b>'.repeat(50_000)}</div></div>`;
+    expect(() => parseProfileComment(deepText)).toThrow(/nests deeper than 1000 levels/);
   });
 });
 
@@ -97,6 +102,9 @@ describe('through the real client', () => {
       }
       if (path === '/site-api/comments/user/nocountry/add/') {
         return { body: wire.profileRefusalHtml, contentType: 'text/html' };
+      }
+      if (path === '/site-api/comments/user/deep/') {
+        return { body: '<span>'.repeat(5_000), contentType: 'text/html' };
       }
       if (path === '/site-api/comments/user/griffpatch/') {
         return { body: wire.profileCommentsHtml, contentType: 'text/html' };
@@ -152,7 +160,15 @@ describe('through the real client', () => {
     expect(posted.author.image).toBe('http://cdn2.scratch.mit.edu/get_image/user/1882674_60x60.png');
     const [thread] = await session.users.comments('griffpatch');
     expect(thread!.replies!.map((r) => r.id)).toEqual([302]);
+    const deep = await caught(session.users.comments('deep'));
+    expect(deep).toBeInstanceOf(ApiError);
+    expect(deep).toMatchObject({ status: 200, reason: 'the HTML nests deeper than 1000 levels; refused' });
     const table = toTable([thread]);
-    expect(table.rows[0]!.slice(0, 4)).toEqual(['301', 'griffpatch', 'Thanks for the follow & the "fan art"!', '1']);
+    expect(table.rows[0]!.slice(0, 4)).toEqual([
+      '301',
+      'griffpatch',
+      'Thanks for the follow & the "fan art"!',
+      '1',
+    ]);
   });
 });
