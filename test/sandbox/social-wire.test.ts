@@ -210,6 +210,52 @@ describe('answers on the wire', () => {
   });
 });
 
+describe('hostile input', () => {
+  it('oversized, non-UTF-8, deep and odd bodies are 4xx JSON, and the sandbox keeps serving', async () => {
+    const headers = { 'content-type': 'application/json' };
+    const huge = await demo.write('POST', commentPath(), {
+      body: JSON.stringify({ content: 'x'.repeat(20_000) }),
+      headers,
+    });
+    expect(huge.status).toBe(413);
+    const latin1 = await demo.write('POST', commentPath(), {
+      body: new Uint8Array([0x7b, 0xff, 0x7d]),
+      headers,
+    });
+    expect(latin1.status).toBe(400);
+    const deep = await demo.write('POST', commentPath(), {
+      body: `${'['.repeat(2_000)}${']'.repeat(2_000)}`,
+      headers,
+    });
+    expect(deep.status).toBe(400);
+    const studio = sandbox.samples.studio;
+    const host = await loggedIn(sandbox, 2);
+    for (const json of [{ constructor: 'x' }, { ['__proto__']: { title: 'x' } }, { title: 5 }, 'title']) {
+      const answer = await host.write('PUT', `/site-api/galleries/all/${studio}/`, { json });
+      expect(answer.body, JSON.stringify(json)).toEqual({ errors: ['This field is required.'] });
+    }
+    for (const path of [
+      `/site-api/users/curators-in/${studio}/invite_curator/?usernames=${'%00'.repeat(10)}`,
+      `/site-api/users/followers/${'a'.repeat(300)}/add/?usernames=demo_scratcher`,
+      `/site-api/comments/user/demo_scratcher/?page=99999999999`,
+    ]) {
+      const answer = await host.write(path.includes('?page') ? 'GET' : 'PUT', path);
+      expect(answer.status, path).toBeGreaterThanOrEqual(400);
+      expect(answer.status, path).toBeLessThan(500);
+      expect((answer.body as ErrorBody).code).toEqual(expect.any(String));
+    }
+    expect((await demo.get('/api/health')).status).toBe(200);
+  });
+
+  it('startSandbox checks commentsPerMinute', async () => {
+    for (const value of [0, 1.5, 100_001, '5']) {
+      await expect(startSandbox({ commentsPerMinute: value as number })).rejects.toThrow(
+        /options\.commentsPerMinute must be/,
+      );
+    }
+  });
+});
+
 async function demoId(): Promise<number> {
   const info = (await demo.get('/session/')).body as { user: { id: number } };
   return info.user.id;
