@@ -2,7 +2,7 @@
  * Every write shows in the later reads of messages and activity (WIRE.md §11.1-11.2): a comment
  * in the project owner's messages, a love and a follow too, a profile comment in the profile
  * owner's, an invitation in the invitee's; an added project, a new curator and a promotion in
- * the studio's activity. Read through the session's own authenticated GET (`apiGet`).
+ * the studio's activity. Read through `session.messages` and `session.studios.activity`.
  */
 import { describe, expect, it } from 'vitest';
 import type { Message, StudioActivity } from '../../src/activity-records.js';
@@ -10,15 +10,21 @@ import type { Session } from '../../src/index.js';
 import { useSandbox } from '../support/sandbox.js';
 
 const ctx = useSandbox({ commentsPerMinute: 1_000 });
-const messages = (session: Session) =>
-  session.apiGet<Message[]>(`/users/${session.username}/messages`, { limit: 40 });
-const activity = (studio: number) => ctx.anonymous().apiGet<StudioActivity[]>(`/studios/${studio}/activity/`);
+const messages = async (session: Session): Promise<Message[]> => [
+  ...(await session.messages.list({ limit: 40 })),
+];
+const activity = async (studio: number): Promise<StudioActivity[]> => [
+  ...(await ctx.anonymous().studios.activity(studio, { limit: 20 })),
+];
 
 describe('writes in messages', () => {
   it('a comment, a reply, a love, a favorite and a follow each reach the owner', async () => {
     const [demo, owner] = [await ctx.login(0), await ctx.login(2)];
     const project = ctx.sandbox.samples.projectWithComments;
+    const unread = await owner.messages.count();
     const comment = await demo.projects.postComment(project, 'Love the <physics> & art');
+    expect(await owner.messages.count()).toBe(unread + 1);
+    expect(await ctx.anonymous().users.messageCount(owner.username!)).toBe(unread + 1);
     const [addcomment] = await messages(owner);
     expect(addcomment).toMatchObject({
       type: 'addcomment',
