@@ -108,6 +108,8 @@ const REJECTION_REASONS: Record<CommentRejectionCode, string> = {
 
 /** What a {@link CommentRejectedError} is made from. */
 export interface CommentRejectedInit {
+  /** The HTTP status the refusal came with: 200 (`rejected`), or 403 for a muted account. */
+  status?: number;
   url: string;
   method: string;
   /** The service's refusal code (`isFlood`, `isBad`, …). */
@@ -121,7 +123,9 @@ export interface CommentRejectedInit {
 /**
  * A comment the service refused (WIRE.md §11.4). The real service answers HTTP 200 with
  * `{"rejected": code}`; this error carries that `code` and, when the account is muted, the mute
- * status. `status` is 200, the status the refusal came with. Comments are never retried.
+ * status. `status` is the status the refusal came with: 200, or 403 when the service refuses a
+ * muted account with `{"mute_status": …}` instead (`code` is then `isMuted`). Comments are never
+ * retried.
  */
 export class CommentRejectedError extends ApiError {
   override readonly name: string = 'CommentRejectedError';
@@ -135,7 +139,7 @@ export class CommentRejectedError extends ApiError {
   constructor(init: CommentRejectedInit) {
     const known = REJECTION_REASONS[init.code as CommentRejectionCode];
     super({
-      status: 200,
+      status: init.status ?? 200,
       url: init.url,
       method: init.method,
       body: init.body,

@@ -13,6 +13,7 @@ import type {
   CommentPostOptions,
   CommentRejection,
   CommentReport,
+  MuteStatus,
   PostedComment,
   ProfileComment,
 } from '../write-records.js';
@@ -54,6 +55,28 @@ function rejectionOf(value: unknown): CommentRejection | undefined {
   return typeof rejected === 'string' && rejected !== '' ? (value as CommentRejection) : undefined;
 }
 
+/**
+ * Runs a comment POST; a 403 whose body carries `mute_status` (how the service refuses a muted
+ * account outside the `rejected` answer, WIRE.md §11) becomes a {@link CommentRejectedError}.
+ */
+async function mutedAsRejection<T>(url: string, post: () => Promise<T>): Promise<T> {
+  try {
+    return await post();
+  } catch (error) {
+    const body = error instanceof ApiError ? (error.body as { mute_status?: unknown } | null) : null;
+    const muteStatus = body !== null && typeof body === 'object' ? body.mute_status : undefined;
+    if (!(error instanceof ApiError) || error.status !== 403 || muteStatus === undefined) throw error;
+    throw new CommentRejectedError({
+      status: 403,
+      url,
+      method: 'POST',
+      code: 'isMuted',
+      muteStatus: muteStatus as MuteStatus,
+      body,
+    });
+  }
+}
+
 /** Posts a comment on a project or studio; a refusal throws {@link CommentRejectedError}. */
 export async function postApiComment(
   session: ClientCore,
@@ -65,10 +88,12 @@ export async function postApiComment(
   const body = commentBody(content, options);
   session.requireAuth(`${place}s.postComment`);
   const url = `${session.apiHost}/proxy/comments/${place}/${id}`;
-  const answer = await session.authedJson<PostedComment | CommentRejection>(
-    url,
-    { method: 'POST', json: body, retry: false },
-    { Referer: `${session.hosts.site}/${place}s/${id}/` },
+  const answer = await mutedAsRejection(url, () =>
+    session.authedJson<PostedComment | CommentRejection>(
+      url,
+      { method: 'POST', json: body, retry: false },
+      { Referer: `${session.hosts.site}/${place}s/${id}/` },
+    ),
   );
   const refusal = rejectionOf(answer);
   if (refusal) {
@@ -159,10 +184,12 @@ export async function postProfileComment(
   const body = commentBody(content, options);
   session.requireAuth('users.postComment');
   const url = profileUrl(session, username, 'add');
-  const answer = await session.authedFetch(
-    url,
-    { method: 'POST', json: body, retry: false },
-    { Referer: `${session.hosts.site}/users/${encodeURIComponent(username)}/` },
+  const answer = await mutedAsRejection(url, () =>
+    session.authedFetch(
+      url,
+      { method: 'POST', json: body, retry: false },
+      { Referer: `${session.hosts.site}/users/${encodeURIComponent(username)}/` },
+    ),
   );
   const [refusal, comment, html] = readHtmlAnswer(session, answer, 'POST', (text) => {
     const refused = profileCommentRefusal(text);

@@ -90,6 +90,7 @@ describe('through the real client', () => {
       if (path === '/proxy/comments/project/2') return { body: wire.rejectedBad };
       if (path === '/proxy/comments/studio/3') return { body: wire.rejectedIp };
       if (path === '/proxy/comments/studio/4') return { body: wire.rejectedUnknown };
+      if (path === '/proxy/comments/studio/5') return { status: 403, body: wire.mutedForbidden };
       if (path === '/proxy/projects/1076204740/loves/user/bot') return { body: wire.love };
       if (path === '/projects/1076204740/favorites/user/bot')
         return { body: { projectId: '1076204740', userFavorite: true } };
@@ -134,6 +135,10 @@ describe('through the real client', () => {
     const unknown = await caught<CommentRejectedError>(session.studios.postComment(4, 'x'));
     expect(unknown.code).toBe('isSomethingNew');
     expect(unknown.message).toMatch(/comment rejected \(isSomethingNew\)$/);
+    const forbidden = await caught<CommentRejectedError>(session.studios.postComment(5, 'x'));
+    expect(forbidden).toBeInstanceOf(CommentRejectedError);
+    expect(forbidden).toMatchObject({ code: 'isMuted', status: 403, muted: true });
+    expect(forbidden.muteStatus).toEqual(wire.mutedForbidden.mute_status);
     const profile = await caught<CommentRejectedError>(session.users.postComment('nocountry', 'x'));
     expect(profile).toMatchObject({ code: 'isFlood', muteStatus: {}, muted: false });
   });

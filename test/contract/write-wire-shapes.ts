@@ -10,6 +10,7 @@ import type {
   CuratorAnswer,
   FavoriteAnswer,
   LoveAnswer,
+  MuteStatus,
   PostedComment,
   StudioEditAnswer,
   StudioProjectAnswer,
@@ -43,6 +44,16 @@ export const rejectedBad: CommentRejection = {
       muteExpiresAt: 4_102_444_800, // 2100: still muted whenever the test runs
       currentMessageType: 'general',
     },
+  },
+};
+
+/** A muted account refused outside `rejected`: 403 with the mute status (WIRE.md §11, S2). */
+export const mutedForbidden: { mute_status: MuteStatus } = {
+  mute_status: {
+    offenses: [{ createdAt: 1_748_322_956, expiresAt: 4_102_444_800, messageType: 'general' }],
+    showWarning: true,
+    muteExpiresAt: 4_102_444_800,
+    currentMessageType: 'general',
   },
 };
 
