@@ -4,15 +4,14 @@
  * that called them; the kernel waits for it whether or not the cell awaits. `plot` answers the
  * {@link Chart} (`.save('chart.png')`, `.spec`); `show` answers nothing.
  */
-import type { CloudLogEntry, Project, UserProjectRow } from 'scratchlab';
 import {
   type Chart,
   type PlotOptions as ChartPlotOptions,
   chartOf,
   JUPYTER_DISPLAY,
   mimeBundleOf,
+  type PlotData,
   type RecordKind,
-  type VegaLiteSpec,
 } from 'scratchlab/presentation';
 import { isThenable } from '../execution/thenable.js';
 import { currentWriter, type MimeBundle, type WriteDisplayData } from '../tslab.js';
@@ -37,13 +36,11 @@ export interface ShowOptions {
 /** Options of `plot`: those of the logs chart, and which numbers of projects to draw. */
 export type PlotOptions = Omit<ChartPlotOptions, 'terminalVariables' | 'terminalUsers'>;
 
-/** What `plot` draws: cloud log entries, projects, or a Vega-Lite spec of your own. */
-export type PlotInput =
-  | readonly CloudLogEntry[]
-  | readonly (Project | UserProjectRow)[]
-  | PromiseLike<readonly CloudLogEntry[]>
-  | PromiseLike<readonly (Project | UserProjectRow)[]>
-  | VegaLiteSpec;
+/**
+ * What `plot` draws: cloud log entries, projects, messages or activity rows, a remix tree, or a
+ * Vega-Lite spec of your own; or a list or promise of them.
+ */
+export type PlotInput = PlotData | PromiseLike<PlotData>;
 
 /** `show(value, options?)`. */
 export type Show = (value: unknown, options?: ShowOptions) => Promise<void>;

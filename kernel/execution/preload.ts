@@ -53,17 +53,10 @@ const GLOBAL_HELPERS = ['show', 'plot', 'live', 'display'] as const;
 
 // The types of the helpers, as cells see them. They mirror kernel/display/helpers.ts and kernel/display/live.ts.
 const PACKAGE = 'scratchlab';
-const SDK = `import('${PACKAGE}')`;
 const PRESENTATION = "import('scratchlab/presentation')";
 const SHOW_TYPE = `(value: unknown, options?: { rows?: number; kind?: ${PRESENTATION}.RecordKind }) => Promise<void>`;
-const PROJECTS = `(${SDK}.Project | ${SDK}.UserProjectRow)[]`;
-const PLOT_INPUT = [
-  `readonly ${SDK}.CloudLogEntry[]`,
-  `readonly ${PROJECTS}`,
-  `PromiseLike<readonly ${SDK}.CloudLogEntry[]>`,
-  `PromiseLike<readonly ${PROJECTS}>`,
-  `${PRESENTATION}.VegaLiteSpec`,
-].join(' | ');
+// What `plot` draws (`PlotData` of the presentation layer), or a promise of it.
+const PLOT_INPUT = `${PRESENTATION}.PlotData | PromiseLike<${PRESENTATION}.PlotData>`;
 const PLOT_OPTIONS = `${PRESENTATION}.LogsChartOptions & { metrics?: readonly ${PRESENTATION}.ProjectMetric[] }`;
 const PLOT_TYPE = `(data: ${PLOT_INPUT}, options?: ${PLOT_OPTIONS}) => Promise<${PRESENTATION}.Chart>`;
 const LIVE_SOURCE =

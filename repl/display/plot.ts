@@ -1,11 +1,10 @@
 /**
- * `plot(data)`: cloud log entries, projects or a Vega-Lite spec as a {@link Chart}, drawn in the
+ * `plot(data)`: cloud log entries, projects, activity rows, a remix tree or a Vega-Lite spec as a {@link Chart}, drawn in the
  * terminal when it is an input's value (each variable's value over time, activity per user), and
  * kept with `.save('chart.png' | '.svg' | '.html' | '.json')`. The chart itself is the shared
  * presentation layer's, the same one notebooks get.
  */
-import type { CloudLogEntry, Project, UserProjectRow } from 'scratchlab';
-import { type Chart, chartOf, type VegaLiteSpec } from 'scratchlab/presentation';
+import { type Chart, chartOf, type PlotData } from 'scratchlab/presentation';
 import { awaitedByRepl } from './display.js';
 
 /** Options of `plot`. */
@@ -22,8 +21,8 @@ export interface PlotOptions {
   metrics?: readonly ('views' | 'loves' | 'favorites' | 'remixes')[];
 }
 
-/** What `plot` draws. */
-export type PlotInput = readonly CloudLogEntry[] | readonly (Project | UserProjectRow)[] | VegaLiteSpec;
+/** What `plot` draws: cloud log entries, projects, messages or activity rows, a remix tree, or a Vega-Lite spec. */
+export type PlotInput = PlotData;
 
 function chart(data: unknown, options: PlotOptions): Chart {
   const { height, maxVariables, topUsers, title, metrics } = options;
