@@ -10,6 +10,9 @@
  * - a set whose value is not a number (digits, one optional `-` and one `.`) is dropped silently;
  *   others are stored and forwarded to every other connection of the project, never echoed.
  *
+ * - plain HTTP requests get a small HTML page (the real server serves its static pages on the same
+ *   port), so a browser can load a page of this origin.
+ *
  * Hooks let a test bend it: run code after each handshake (close at once, send a warning, ...).
  */
 import { createServer, type IncomingMessage, type Server } from 'node:http';
@@ -57,7 +60,10 @@ function numericValue(value: unknown): boolean {
 }
 
 export async function startPeer(hooks: PeerHooks = {}): Promise<Peer> {
-  const server: Server = createServer();
+  const server: Server = createServer((_req, res) => {
+    res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
+    res.end('<!doctype html><title>cloud-server</title><link rel="icon" href="data:,"><p>cloud-server</p>');
+  });
   const wss = new WebSocketServer({ server, perMessageDeflate: false });
   const rooms = new Map<string, Room>();
   const room = (id: string) => {

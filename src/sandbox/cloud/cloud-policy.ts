@@ -32,7 +32,7 @@ export interface CloudPolicy {
   readonly requiresSession: boolean;
   /** A platform session cookie closes the connection with 4005. */
   readonly refusesPlatformCookie: boolean;
-  /** A User-Agent without a contact closes the connection with 4006. */
+  /** A missing User-Agent, or a bot's without a contact, closes the connection with 4006 (see user-agent-rule.ts). */
   readonly requiresIdentifyingUserAgent: boolean;
   /** Binary frames are dropped silently (the alternate server's way) instead of closing with 4000. */
   readonly ignoresBinaryFrames: boolean;

@@ -16,6 +16,7 @@
  * is dropped, handshakes that would push the server's buffered bytes past a budget are refused
  * with 4003, and the rate limit's buckets belong to the user and project, so reconnecting does not
  * refill them. Forwarded sets are batched per receiver per short tick (see {@link CloudRoom}).
+ * Every frame it sends is a text frame (the wire is text; browsers cannot read binary frames).
  */
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
@@ -45,7 +46,7 @@ import { CloudRoom, type RoomMember } from './cloud-room.js';
 import { type CloudChange, type CloudLogRecord, CloudState } from './cloud-state.js';
 import { RateBuckets } from './rate-buckets.js';
 import { refuseUpgrade, type UpgradeRefusal, upgradeProblem } from './upgrade-refusal.js';
-import { isIdentifyingUserAgent } from './user-agent-rule.js';
+import { acceptsUserAgent } from './user-agent-rule.js';
 import { PLATFORM_COOKIE_WARNING, USER_AGENT_WARNING } from './warning-frames.js';
 
 /** What the cloud server needs from the sandbox around it. */
@@ -133,6 +134,8 @@ const MAX_PAYLOAD = 1024 * 1024;
 const FLUSH_BYTES = 256 * 1024;
 const OPEN = 1;
 const CLOSED = 3;
+/** `ws.send` options of every frame: text, whether the data is a string or a prebuilt UTF-8 Buffer. */
+const TEXT_FRAME = { binary: false } as const;
 
 interface Client extends RoomMember {
   ws: WebSocket;
@@ -446,7 +449,10 @@ export class CloudServer {
       this.#close(client, CLOSE_PLATFORM_COOKIE, 'platform cookies are not accepted here');
       return;
     }
-    if (policy.requiresIdentifyingUserAgent && !isIdentifyingUserAgent(req.headers['user-agent'])) {
+    if (
+      policy.requiresIdentifyingUserAgent &&
+      !acceptsUserAgent(req.headers['user-agent'], req.headers.origin)
+    ) {
       this.#send(client, USER_AGENT_WARNING);
       this.#close(client, CLOSE_NO_USER_AGENT, 'the User-Agent must name the bot and a contact');
       return;
@@ -655,10 +661,14 @@ export class CloudServer {
     this.#send(client, frame);
   };
 
-  /** Writes a frame, counting its bytes for the stall check. */
+  /**
+   * Writes a text frame, counting its bytes for the stall check. A prebuilt Buffer (a shared
+   * frame) goes out as text too: every message of the wire is text, and a browser hands a binary
+   * frame to the page as a Blob, which the web client cannot read.
+   */
   #send(client: Client, frame: Buffer | string): void {
     client.sentBytes += typeof frame === 'string' ? Buffer.byteLength(frame) : frame.length;
-    client.ws.send(frame);
+    client.ws.send(frame, TEXT_FRAME);
   }
 
   /**

@@ -19,8 +19,10 @@
  *   `{"code":"BadRequest","message"}`. A project without entries answers `[]`. Newest first; the
  *   last 100,000 entries of each project are kept. A rename entry names the old variable and
  *   carries the new name (with `☁ `) as its value; a delete entry carries the last value.
- * - 4006 rule: the User-Agent must carry a contact, either a `Contact:` field with something after
- *   it or an `@name` / mail address; a bare URL does not count (library UAs carry their homepage).
+ * - 4006 rule: a missing or empty User-Agent is refused, as the alternate server's code does; a
+ *   browser (a `Mozilla/5.0 (…` User-Agent and an `Origin`) is taken as it is; a bot's User-Agent
+ *   must carry a contact, either a `Contact:` field with something after it or an `@name` / mail
+ *   address; a bare URL does not count (library UAs carry their homepage).
  * - Handshake: on the platform the `scratchsessionsid` cookie must belong to the handshake's user
  *   (compared without case), else 4002; the project must be a project of the store, else 4004.
  *   Platform project ids are numbers: `"0042"`, `"42"` and `42` name the same project (its values,
@@ -70,5 +72,5 @@ export {
   type CloudStateOptions,
 } from './cloud-state.js';
 export { type SandboxCloud, type SandboxCloudSetup, setUpSandboxCloud } from './sandbox-cloud.js';
-export { isIdentifyingUserAgent } from './user-agent-rule.js';
+export { acceptsUserAgent, isBrowserUpgrade, isIdentifyingUserAgent } from './user-agent-rule.js';
 export { PLATFORM_COOKIE_WARNING, USER_AGENT_WARNING } from './warning-frames.js';
