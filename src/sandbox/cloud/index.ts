@@ -14,7 +14,8 @@
  *   (4000), 16 MiB unread per receiver (4003), 30 s without reading anything or a ping (every
  *   30 s, as the alternate server) left unanswered (cut off), 128 MiB
  *   unread in all before a handshake's values frame is refused (4003), frames of at most 1 MiB.
- * - Fan-out: sets are serialized once and batched per receiver per 10 ms tick.
+ * - Fan-out: sets are serialized once and batched per receiver per 10 ms tick. Every frame the
+ *   server sends is a text frame (prebuilt frames too), as on the real servers.
  * - `/logs`: `limit` 1-100, default 100; `offset` >= 0; `projectid` digits; anything else 400 with
  *   `{"code":"BadRequest","message"}`. A project without entries answers `[]`. Newest first; the
  *   last 100,000 entries of each project are kept. A rename entry names the old variable and
