@@ -39,6 +39,21 @@ const bob = () => new RawSocket(harness.wsUrl, { Cookie: 'scratchsessionsid=sid-
 const guest = (headers: Record<string, string> = { 'User-Agent': BOT_AGENT }) =>
   new RawSocket(harness.altUrl, headers);
 
+/**
+ * `first` handshakes into alternate project `projectId` and sets `☁ x` to 1; another guest joins
+ * after it and must get that value in its values frame. Answers that guest.
+ */
+async function joinAfterSet(first: RawSocket, projectId: string): Promise<RawSocket> {
+  await first.opened;
+  first.send(hello('player1', projectId));
+  first.send(set('player1', 'x', '1', projectId));
+  const second = guest();
+  await second.opened;
+  second.send(hello('player2', projectId));
+  expect(await second.frame(1)).toBe('{"method":"set","name":"☁ x","value":"1"}');
+  return second;
+}
+
 describe('platform endpoint', () => {
   it('sends every current value in one frame right after the handshake', async () => {
     const a = alice();
@@ -327,6 +342,20 @@ describe('alternate endpoint', () => {
     await Promise.all([a.close(), b.close()]);
   });
 
+  it('does not hold the sandbox’s own platform cookie against a browser (one host serves both here)', async () => {
+    const browser = guest({
+      'User-Agent': CHROME_AGENT,
+      Origin: `http://127.0.0.1:${harness.port}`,
+      Cookie: 'scratchsessionsid="sid-alice"; scratchcsrftoken=abc',
+    });
+    const other = await joinAfterSet(browser, 'cookies');
+    expect(browser.closeInfo).toBeNull();
+    // The same cookie from a bot, even one that borrows a browser's User-Agent: 4005.
+    const bot = guest({ 'User-Agent': CHROME_AGENT, Cookie: 'scratchsessionsid="sid-alice"' });
+    expect((await bot.closed).code).toBe(4005);
+    await Promise.all([browser.close(), other.close()]);
+  });
+
   it('refuses a browser’s User-Agent without an Origin (a bot borrowing it), and an empty one', async () => {
     const borrowed = guest({ 'User-Agent': CHROME_AGENT });
     expect((await borrowed.closed).code).toBe(4006);
@@ -379,13 +408,7 @@ describe('frames', () => {
       'the forwarded sets',
     );
     const g1 = guest();
-    await g1.opened;
-    g1.send(hello('player1', 'frames'));
-    g1.send(set('player1', 'x', '1', 'frames'));
-    const g2 = guest();
-    await g2.opened;
-    g2.send(hello('player2', 'frames'));
-    expect(await g2.frame(1)).toBe('{"method":"set","name":"☁ x","value":"1"}');
+    const g2 = await joinAfterSet(g1, 'frames');
     const warned = guest({});
     await warned.closed;
     const sockets = [a, b, c, g1, g2, warned];

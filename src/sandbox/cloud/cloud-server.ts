@@ -46,7 +46,7 @@ import { CloudRoom, type RoomMember } from './cloud-room.js';
 import { type CloudChange, type CloudLogRecord, CloudState } from './cloud-state.js';
 import { RateBuckets } from './rate-buckets.js';
 import { refuseUpgrade, type UpgradeRefusal, upgradeProblem } from './upgrade-refusal.js';
-import { acceptsUserAgent } from './user-agent-rule.js';
+import { acceptsUserAgent, isBrowserUpgrade } from './user-agent-rule.js';
 import { PLATFORM_COOKIE_WARNING, USER_AGENT_WARNING } from './warning-frames.js';
 
 /** What the cloud server needs from the sandbox around it. */
@@ -443,8 +443,12 @@ export class CloudServer {
       return;
     }
     // The alternate server explains these two in a text frame first, so libraries that log what
-    // they cannot parse show the user why.
-    if (policy.refusesPlatformCookie && client.cookies.has(SESSION_COOKIE)) {
+    // they cannot parse show the user why. A browser sends whatever cookies it holds for the host,
+    // and here both endpoints share the sandbox's host: on the real services the alternate server
+    // is another site, which never gets the platform's cookie from a browser, so a browser's is
+    // not held against it (a library that sends one on purpose is still refused).
+    const browser = isBrowserUpgrade(req.headers['user-agent'], req.headers.origin);
+    if (policy.refusesPlatformCookie && client.cookies.has(SESSION_COOKIE) && !browser) {
       this.#send(client, PLATFORM_COOKIE_WARNING);
       this.#close(client, CLOSE_PLATFORM_COOKIE, 'platform cookies are not accepted here');
       return;
