@@ -1,6 +1,6 @@
 // The corpus of cell forms (test/support/cell-forms.ts) in `scratchlab repl --sandbox`, each form
-// typed as one input (`.editor`, as a notebook cell is one) in a real pseudo-terminal: the same
-// values the kernel shows (test/kernel/cell-forms.test.ts), the same errors.
+// typed as one input (`.editor`, as a notebook cell is one) in a real pseudo-terminal, in order:
+// the same values the kernel shows (test/kernel/cell-forms.test.ts), the same errors.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CELL_FORMS, isErrorForm } from '../support/cell-forms.js';
 import { ReplProcess } from './pty.js';
@@ -16,23 +16,23 @@ afterAll(async () => {
 });
 
 describe('cell forms in the REPL', () => {
-  it('runs every form of the corpus, with the value or the error the kernel shows', {
-    timeout: 180_000,
-  }, async () => {
-    for (const form of CELL_FORMS) {
-      const out = await repl.runCell(form.source, 30_000);
-      const what = `${form.name}: ${JSON.stringify(out)}`;
-      if (isErrorForm(form)) {
-        // node's REPL prints `Uncaught <name>: <message>`, then the stack.
-        const [first = ''] = out.split('\n');
-        expect(first, what).toMatch(new RegExp(`^Uncaught ${form.error.name}: `));
-        const message = first.slice(`Uncaught ${form.error.name}: `.length);
-        if (typeof form.error.message === 'string') expect(message, what).toBe(form.error.message);
-        else expect(message, what).toMatch(form.error.message);
-      } else {
-        // A cell with no value shows nothing; the REPL prints `undefined` for it.
-        expect(out, what).toBe(form.shows ?? 'undefined');
-      }
+  it.each(CELL_FORMS.map((form) => [form.name, form] as const))('%s', async (_, form) => {
+    const out = await repl.runCell(form.source, 30_000);
+    if (!isErrorForm(form)) {
+      // A cell with no value shows nothing; the REPL prints `undefined` for it.
+      expect(out).toBe(form.shows ?? 'undefined');
+      return;
     }
+    // node's REPL prints `Uncaught <name>: <message>`, then the stack.
+    const [first = ''] = out.split('\n');
+    expect(first, out).toMatch(new RegExp(`^Uncaught ${form.error.name}: `));
+    const message = first.slice(`Uncaught ${form.error.name}: `.length);
+    if (typeof form.error.message === 'string') expect(message, out).toBe(form.error.message);
+    else expect(message, out).toMatch(form.error.message);
+    // Its frames (node prints none for a SyntaxError) start at the same input lines as the
+    // kernel's; the REPL's own wrapper frame may follow.
+    const lines = [...out.matchAll(/\bREPL\d+:(\d+):\d+/g)].map((match) => Number(match[1]));
+    if (form.error.name !== 'SyntaxError')
+      expect(lines.slice(0, form.error.lines.length), out).toEqual(form.error.lines);
   });
 });
