@@ -5,8 +5,6 @@
  */
 import type { ClientCore } from '../client-core.js';
 import { ApiError, CommentRejectedError } from '../errors.js';
-import { HtmlDepthError } from '../html.js';
-import type { HttpAnswer } from '../http.js';
 import { parseProfileComment, profileCommentRefusal } from '../profile-comments.js';
 import { assertString, toId } from '../validate.js';
 import type {
@@ -17,6 +15,7 @@ import type {
   PostedComment,
   ProfileComment,
 } from '../write-records.js';
+import { readHtmlAnswer } from './html-answer.js';
 
 /** The longest comment the official web client lets through; the service refuses longer ones. */
 export const MAX_COMMENT_LENGTH = 500;
@@ -139,31 +138,6 @@ export async function reportApiComment(
     { method: 'POST', json: {}, retry: false },
   );
   return answer ?? {};
-}
-
-/**
- * Reads an HTML answer with `read`; a page the reader refuses (nested too deep) is the service's
- * failure, an {@link ApiError}, like an unreadable JSON answer.
- */
-export function readHtmlAnswer<T>(
-  session: ClientCore,
-  answer: HttpAnswer,
-  method: string,
-  read: (html: string) => T,
-): T {
-  try {
-    return read(new TextDecoder().decode(answer.bytes));
-  } catch (error) {
-    if (!(error instanceof HtmlDepthError)) throw error;
-    throw new ApiError({
-      status: answer.status,
-      url: answer.url,
-      method,
-      reason: error.message,
-      secrets: session.http.secretsFor(answer.url),
-      cause: error,
-    });
-  }
 }
 
 /** `{site}/site-api/comments/user/<u>/` with the site's headers. */

@@ -7,7 +7,8 @@ import type { Project, User, UserProjectRow } from '../records.js';
 import { parseUserActivity } from '../user-activity-html.js';
 import { assertInteger, assertUsername } from '../validate.js';
 import type { CommentPostOptions, ProfileComment } from '../write-records.js';
-import { postProfileComment, profileCommentAction, readHtmlAnswer } from './comment-writes.js';
+import { postProfileComment, profileCommentAction } from './comment-writes.js';
+import { readHtmlAnswer } from './html-answer.js';
 import { type ListOptions, Resource } from './resource.js';
 
 /** Options of `users.activity`. */
@@ -43,7 +44,7 @@ export class Users extends Resource {
         signal: options?.signal,
       },
     );
-    const rows = parseUserActivity(new TextDecoder().decode(answer.bytes)).slice(0, max);
+    const rows = readHtmlAnswer(this.session, answer, 'GET', parseUserActivity).slice(0, max);
     return RecordList.fromWindow(rows, { offset: 0, more: rows.length >= max });
   }
 

@@ -104,7 +104,7 @@ describe('through the real client', () => {
       if (path === '/site-api/comments/user/nocountry/add/') {
         return { body: wire.profileRefusalHtml, contentType: 'text/html' };
       }
-      if (path === '/site-api/comments/user/deep/') {
+      if (path === '/site-api/comments/user/deep/' || path === '/messages/ajax/user-activity/') {
         return { body: '<span>'.repeat(5_000), contentType: 'text/html' };
       }
       if (path === '/site-api/comments/user/griffpatch/') {
@@ -168,6 +168,9 @@ describe('through the real client', () => {
     const deep = await caught(session.users.comments('deep'));
     expect(deep).toBeInstanceOf(ApiError);
     expect(deep).toMatchObject({ status: 200, reason: 'the HTML nests deeper than 1000 levels; refused' });
+    // The profile's activity, the other HTML answer, is refused the same way.
+    const activity = await caught(session.users.activity('deep'));
+    expect(activity).toMatchObject({ status: 200, reason: 'the HTML nests deeper than 1000 levels; refused' });
     const table = toTable([thread]);
     expect(table.rows[0]!.slice(0, 4)).toEqual([
       '301',
