@@ -13,6 +13,9 @@
  * - stdout and stderr of the user's code become `stream` messages of the cell that wrote them
  *   (later writes go to the last cell, as in IPython), coalesced per event-loop turn.
  * - `kernel_info` names the TypeScript that compiles the cells; `inspect` renders `{@link X}`.
+ * - Comms: the kernel has no comm targets. `comm_info_request` is answered `comm_info_reply` with
+ *   no comms, a `comm_open` is closed at once (`comm_close` on iopub), as ipykernel does for a
+ *   target it does not have, so front ends and widget managers are not left waiting.
  */
 
 import type { MimeBundle } from '../tslab.js';
@@ -81,6 +84,9 @@ const TslabServerClass = jupyter.ZmqServer as unknown as new (
  */
 const ABORT_WINDOW_MS = 2;
 
+/** Comm messages a front end may send; tslab's dispatch knows none of them (it logs "unknown msg_type"). */
+const COMM_MESSAGES = new Set(['comm_open', 'comm_msg', 'comm_close']);
+
 /** Largest stream text sent in one message; more is split (and a flood cannot grow a buffer). */
 const STREAM_CHUNK = 64 * 1024;
 
@@ -139,7 +145,18 @@ export class KernelServer extends TslabServerClass {
   /** Replies still being prepared, so that `idle` follows them (tslab's dispatch does not wait). */
   readonly #replying = new Map<Message, Promise<void>>();
 
+  /** Comm messages on their way through tslab's dispatch, with their own type (see publishStatus). */
+  readonly #comms = new WeakMap<Message, string>();
+
   override publishStatus(status: string, parent: Message): void {
+    if (status === 'busy' && COMM_MESSAGES.has(parent.header.msg_type)) {
+      super.publishStatus(status, parent);
+      // tslab publishes `busy`, then dispatches on the type: routed to handleCommInfoRequest, the
+      // one comm handler it has, which answers by the message's own type (and puts it back).
+      this.#comms.set(parent, parent.header.msg_type);
+      parent.header.msg_type = 'comm_info_request';
+      return;
+    }
     const replying = status === 'idle' ? this.#replying.get(parent) : undefined;
     if (!replying) {
       super.publishStatus(status, parent);
@@ -181,6 +198,24 @@ export class KernelServer extends TslabServerClass {
       help_links: [],
     };
     reply.signAndSend(this.connInfo.key, socket);
+  }
+
+  /** `comm_info_request`, and the comm messages publishStatus routes here. */
+  handleCommInfoRequest(socket: unknown, message: Message): void {
+    const type = this.#comms.get(message);
+    if (type === undefined) {
+      // tslab answers it as a `complete_reply`, which no front end matches to its request.
+      const reply = message.createReply();
+      reply.header.msg_type = 'comm_info_reply';
+      reply.content = { status: 'ok', comms: {} };
+      reply.signAndSend(this.connInfo.key, socket);
+      return;
+    }
+    message.header.msg_type = type; // replies and `idle` name the request as it came
+    if (type !== 'comm_open') return; // a message to, or the close of, a comm that does not exist
+    const { comm_id, target_name } = message.content as { comm_id?: unknown; target_name?: unknown };
+    this.#backend.log(`no comm target ${JSON.stringify(target_name)}: comm ${String(comm_id)} closed`);
+    this.#publish(message, 'comm_close', { comm_id, data: {} });
   }
 
   handleInspect(socket: unknown, message: Message): void {
