@@ -7,7 +7,7 @@ where a REQUEST is {"execute": CODE}, {"inspect": CODE, "cursor": N}, {"kernel_i
 (no shell reply: only its iopub messages), {"batch": [CODE, ...], "stop_on_error": BOOL} (sent all
 at once, then answered one by one), or {"shutdown": true} (last: the shutdown request on the
 control channel, then every iopub message of any parent until the kernel process exits, and
-whether it exited by itself: {"reply": ..., "iopub": [...], "exited": BOOL, "exit_code": N}),
+whether it exited by itself within the 5 s Jupyter gives it before killing it: {"reply": ..., "iopub": [...], "exited": BOOL, "exit_code": N}),
 and writes one JSON object to stdout: {"results": [RESULT, ...]} where each RESULT holds the reply's
 content and, for executions, every iopub message whose parent is the request, in order, up to its
 `idle` status: [{"type": ..., "content": ...}, ...]. A missing message is a timeout (recorded in
@@ -41,11 +41,12 @@ def collect(client, msg_id, timeout):
             return messages, None
 
 
-def shutdown(manager, client, timeout):
-    """Sends shutdown_request and watches iopub until the kernel process has gone (bounded)."""
+def shutdown(manager, client):
+    """Sends shutdown_request and watches iopub until the kernel process has gone, for as long as
+    Jupyter waits before it kills a kernel (KernelManager.shutdown_wait_time, 5 s)."""
     msg_id = client.shutdown()
     messages = []
-    deadline = time.monotonic() + timeout
+    deadline = time.monotonic() + manager.shutdown_wait_time
     while manager.is_alive() and time.monotonic() < deadline:
         try:
             msg = client.get_iopub_msg(timeout=0.1)
@@ -97,7 +98,7 @@ def main():
                     results.append(result)
                 continue
             if "shutdown" in request:
-                results.append(shutdown(manager, client, timeout))
+                results.append(shutdown(manager, client))
                 break
             if "comm" in request:
                 # Comm messages have no reply: only the iopub messages they cause.
