@@ -116,28 +116,37 @@ export class ClassicNotebook {
     }
   }
 
-  /** Runs every cell, as Cell ▸ Run All does. */
-  async runAll(): Promise<void> {
-    await this.page.evaluate(() =>
-      (globalThis as unknown as PageGlobals).Jupyter.notebook.execute_all_cells(),
+  /** The sources of the notebook's cells, in order (markdown ones too). */
+  async sources(): Promise<string[]> {
+    return this.page.evaluate(() =>
+      (globalThis as unknown as PageGlobals).Jupyter.notebook.get_cells().map((cell) => cell.get_text()),
     );
   }
 
-  /** Waits until every code cell has run and the kernel shows idle (at most `timeout` ms). */
-  async waitUntilAllRan(timeout = 120_000): Promise<void> {
+  /** Runs cells `indices` (counting every cell), in order, as selecting them and Shift-Enter does. */
+  async run(indices: number[]): Promise<void> {
+    await this.page.evaluate(
+      (list) => (globalThis as unknown as PageGlobals).Jupyter.notebook.execute_cells(list),
+      indices,
+    );
+  }
+
+  /**
+   * Waits until code cells `indices` have run (each has its `In [n]`) and the page shows no cell
+   * running (at most `timeout` ms).
+   */
+  async waitUntilRan(indices: number[], timeout = 120_000): Promise<void> {
     await this.page.waitForFunction(
-      () => {
-        const { notebook } = (globalThis as unknown as PageGlobals).Jupyter;
-        const ran = notebook
-          .get_cells()
+      (list) => {
+        const { Jupyter, document } = globalThis as unknown as PageGlobals;
+        const ran = list
+          .map((i) => Jupyter.notebook.get_cell(i))
           .filter((cell) => cell.cell_type === 'code')
           .every((cell) => typeof cell.input_prompt_number === 'number');
-        return (
-          ran &&
-          (globalThis as unknown as PageGlobals).document.querySelectorAll('.cell.running').length === 0
-        );
+        return ran && document.querySelectorAll('.cell.running').length === 0;
       },
       { timeout, polling: 100 },
+      indices,
     );
   }
 
@@ -207,8 +216,8 @@ interface PageGlobals {
   Jupyter: {
     notebook: {
       kernel?: { info_reply?: { implementation?: string } };
-      execute_all_cells(): void;
-      get_cells(): Array<{ cell_type: string; input_prompt_number?: number | string | null }>;
+      execute_cells(indices: number[]): void;
+      get_cells(): Array<{ cell_type: string; get_text(): string }>;
       get_cell(index: number): {
         cell_type: string;
         input_prompt_number?: number | string | null;
