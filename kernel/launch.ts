@@ -17,10 +17,12 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import type { RunningLives } from './display/live.js';
 import { PendingDisplays } from './display/pending-displays.js';
 import { CellRunner, errorClassesOf } from './execution/cell-runner.js';
 import { exportedNames } from './execution/exported-names.js';
 import { mentionsAny, OnFirstUse } from './execution/first-use.js';
+import { OpenClouds } from './execution/open-clouds.js';
 import {
   mainDeclarations,
   packageRoot,
@@ -69,26 +71,32 @@ const version = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as
 let siteUrl: string | undefined;
 let banner = 'session: starting in the background (the first cell that uses it waits for it)';
 const pending = new PendingDisplays();
+/** Every cloud connection the cells open, closed at shutdown. */
+const clouds = new OpenClouds();
+/** The live displays, once the helpers are loaded. */
+let lives: RunningLives | null = null;
 let sdkErrors: ReturnType<typeof errorClassesOf> = [];
 /** Whether `plot` showed this chart in the running cell (from the helpers, once loaded). */
 let shownByPlot = (_value: unknown): boolean => false;
 
 /** The session and the preload: on first use, or in the background shortly after start-up. */
 const session = new OnFirstUse(async () => {
-  const [sdk, { openWorkbench }, helpers, { createLive }, { createDisplay }] = await Promise.all([
-    import('scratchlab'),
-    import('scratchlab/workbench'),
-    import('./display/helpers.js'),
-    import('./display/live.js'),
-    import('./display/display-helper.js'),
-  ]);
+  const [sdk, { openWorkbench }, helpers, { createLive, RunningLives }, { createDisplay }] =
+    await Promise.all([
+      import('scratchlab'),
+      import('scratchlab/workbench'),
+      import('./display/helpers.js'),
+      import('./display/live.js'),
+      import('./display/display-helper.js'),
+    ]);
   sdkErrors = errorClassesOf(sdk);
   shownByPlot = helpers.shownByPlot;
   const workbench = await openWorkbench({ sandbox: useSandbox, env: process.env });
   siteUrl = workbench.session.siteHost;
   banner = loginState(workbench, useSandbox);
   log(banner);
-  const context = { pending, siteUrl: () => siteUrl };
+  lives = new RunningLives();
+  const context = { pending, siteUrl: () => siteUrl, running: lives };
   Reflect.set(globalThis, Symbol.for(KERNEL_GLOBAL_KEY), {
     session: workbench.session,
     sandbox: workbench.sandbox,
@@ -147,27 +155,21 @@ const server = new KernelServer(handler, configPath, {
   }),
   inspect: (code, position) => inner.inspect(code, position) as QuickInfo | undefined,
   log,
+  // The live displays stop drawing, the cells' cloud connections close with a close frame, and
+  // the sandbox stops (its server would keep the process alive).
+  shutdown: async () => {
+    lives?.endAll();
+    await clouds.closeAll();
+    const workbench = session.started ? await session.get().catch(() => null) : null;
+    await workbench?.close();
+  },
 });
 
-let closing = false;
-/** Stops the sandbox (its server would keep the process alive) and exits. */
-async function shutDown(code: number): Promise<never> {
-  if (!closing) {
-    closing = true;
-    const workbench = session.started ? await session.get().catch(() => null) : null;
-    await workbench?.close().catch(() => {});
-  }
-  process.exit(code);
-}
-
-// tslab closes its sockets after a shutdown request and expects the process to end by itself.
-const closeHandler = handler.close.bind(handler);
-handler.close = () => {
-  closeHandler();
-  void shutDown(0);
-};
+// After a shutdown request (or SIGTERM) the server ends the cells' work and closes its sockets;
+// timers the cells left would keep the process alive.
+void server.closed.then(() => process.exit(0));
 process.on('SIGINT', () => runner.interrupt());
-process.on('SIGTERM', () => void shutDown(0));
+process.on('SIGTERM', () => server.close());
 // Outside any cell's control flow: shown in the cell running now (or the last one), never fatal.
 const stray = (error: unknown) => {
   const text = error instanceof Error ? `${error.name}: ${error.message}` : String(error);

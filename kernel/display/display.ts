@@ -123,8 +123,9 @@ export function sendDisplay(
 
 /**
  * Replaces the output sent with `displayId`, wherever it is. The message goes out with the cell
- * running now: a front end only listens while some cell runs (TOOLCHAIN.md), and matches the
- * update to the earlier output by its id.
+ * running now, or after every cell has returned with the last one run (as IPython's updates from
+ * a thread); front ends match it to the earlier output by its id, and redraw it while the kernel
+ * is idle. Nothing is sent before the first cell or after a shutdown.
  */
 export function updateDisplay(bundle: MimeBundle, displayId: string): void {
   const writer = currentWriter();

@@ -5,8 +5,11 @@
  * Redraws are coalesced: at most one render is in flight, and renders start at least
  * {@link MIN_REDRAW_MS} apart, so a busy project costs two SVG renders a second, not one per event
  * (each update carries the whole chart).
- * Updates go out with whichever cell is running then; a notebook keeps a cell waiting (e.g.
- * `await sleep(5000); await handle.stop()`) while the chart should move.
+ * Updates go out after the calling cell has returned too, with the last cell run (as IPython's
+ * updates from a thread): the front end finds the chart by its display id and redraws it while
+ * the kernel is idle. A live chart nobody stops stays bounded (at most 100,000 points kept, and
+ * a window of them drawn, at most two redraws a second); a kernel shutdown ends them all
+ * ({@link RunningLives}) without drawing again.
  * Recording is the presentation layer's {@link LiveRecorder} (shared with the REPL); this file
  * draws.
  */
@@ -49,10 +52,32 @@ export interface LiveHandle {
 /** `live(cloud, options?)`. */
 export type Live = (cloud: LiveSource, options?: LiveOptions) => LiveHandle;
 
+/** The live displays not stopped yet, so that a kernel shutdown can end them. */
+export class RunningLives {
+  readonly #ends = new Set<() => void>();
+
+  /** Registers `end` (stops listening, draws nothing more); answers the function that forgets it. */
+  add(end: () => void): () => void {
+    this.#ends.add(end);
+    return () => this.#ends.delete(end);
+  }
+
+  /** How many are running. */
+  get size(): number {
+    return this.#ends.size;
+  }
+
+  /** Ends every live display: no more listening, no more drawing. */
+  endAll(): void {
+    for (const end of [...this.#ends]) end();
+    this.#ends.clear();
+  }
+}
+
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** Creates `live`. */
-export function createLive(context: { pending: PendingDisplays }): Live {
+export function createLive(context: { pending: PendingDisplays; running: RunningLives }): Live {
   return (cloud, options = {}) => {
     checkLiveArguments(cloud, options);
     // The output is created now, in the calling cell; the first chart replaces the placeholder,
@@ -107,6 +132,10 @@ export function createLive(context: { pending: PendingDisplays }): Live {
     schedule();
     context.pending.track(firstDraw);
 
+    const forget = context.running.add(() => {
+      stopped = true;
+      recorder.stop();
+    });
     let stopping: Promise<void> | undefined;
     return {
       data: recorder.data,
@@ -119,6 +148,7 @@ export function createLive(context: { pending: PendingDisplays }): Live {
         stopping ??= context.pending.track(
           (async () => {
             stopped = true;
+            forget();
             recorder.stop();
             await loop;
             await render(true);

@@ -42,6 +42,11 @@ export class QueuedSocket {
     return this.#last;
   }
 
+  /** Settles once every message queued so far has been sent (or has failed). */
+  drained(): Promise<void> {
+    return this.#last;
+  }
+
   close(): void {
     this.socket.close();
   }

@@ -13,6 +13,13 @@
  * - stdout and stderr of the user's code become `stream` messages of the cell that wrote them
  *   (later writes go to the last cell, as in IPython), coalesced per event-loop turn.
  * - `kernel_info` names the TypeScript that compiles the cells; `inspect` renders `{@link X}`.
+ * - A shutdown (`shutdown_request`, or {@link KernelServer.close}) publishes nothing more for
+ *   the cells (their late output goes to the kernel's log), ends their work, sends what is
+ *   queued (the reply and `idle` first), then closes the sockets; {@link KernelServer.closed}
+ *   settles then.
+ * - Comms: the kernel has no comm targets. `comm_info_request` is answered `comm_info_reply` with
+ *   no comms, a `comm_open` is closed at once (`comm_close` on iopub), as ipykernel does for a
+ *   target it does not have, so front ends and widget managers are not left waiting.
  */
 
 import type { MimeBundle } from '../tslab.js';
@@ -41,6 +48,8 @@ export interface KernelBackend {
   inspect(code: string, position: number): QuickInfo | undefined;
   /** Writes to the kernel's own log (Jupyter's console), never to a cell. */
   log(line: string): void;
+  /** Ends the cells' work before the kernel exits: live displays, connections, the sandbox. */
+  shutdown(): Promise<void>;
 }
 
 interface Header {
@@ -81,6 +90,16 @@ const TslabServerClass = jupyter.ZmqServer as unknown as new (
  */
 const ABORT_WINDOW_MS = 2;
 
+/** Comm messages a front end may send; tslab's dispatch knows none of them (it logs "unknown msg_type"). */
+const COMM_MESSAGES = new Set(['comm_open', 'comm_msg', 'comm_close']);
+
+/**
+ * Longest waits at shutdown: for the cells' work to end, then for queued messages to go out.
+ * jupyter_client kills a kernel that has not exited 5 s after its shutdown request.
+ */
+const SHUTDOWN_MS = 3000;
+const DRAIN_MS = 1000;
+
 /** Largest stream text sent in one message; more is split (and a flood cannot grow a buffer). */
 const STREAM_CHUNK = 64 * 1024;
 
@@ -98,9 +117,49 @@ export class KernelServer extends TslabServerClass {
   #stream: { name: string; text: string; parent: Message } | null = null;
   #flushScheduled = false;
 
+  #closing = false;
+  #closed: () => void = () => {};
+  /** Settles once a shutdown has ended the cells' work and closed the sockets. */
+  readonly closed = new Promise<void>((resolve) => {
+    this.#closed = resolve;
+  });
+
   constructor(handler: JupyterHandler, configPath: string, backend: KernelBackend) {
     super(handler, configPath);
     this.#backend = backend;
+  }
+
+  /**
+   * Shuts down (tslab calls it right after answering `shutdown_request`, its `idle` still
+   * queued): see the file's comment.
+   */
+  override close(): void {
+    if (this.#closing) return;
+    this.#closing = true;
+    void this.#shutDown();
+  }
+
+  async #shutDown(): Promise<void> {
+    // From now on the cells' displays and streams have no cell: timers and callbacks still
+    // running (a bot, a failing set) write to the kernel's log, never to iopub.
+    this.#flush();
+    this.#streamParent = null;
+    jupyter.lastWriteDisplayData = null;
+    const ended = this.#backend.shutdown().catch((error: unknown) => {
+      this.#backend.log(`shutdown: ${String(error)}`);
+    });
+    await within(ended, SHUTDOWN_MS);
+    const fields = this as unknown as Record<string, unknown>;
+    const queues = ['iopub', 'shell', 'control']
+      .map((field) => fields[field])
+      .filter((socket): socket is QueuedSocket => socket instanceof QueuedSocket);
+    await within(Promise.all(queues.map((queue) => queue.drained())), DRAIN_MS);
+    try {
+      super.close();
+    } catch (error) {
+      this.#backend.log(`closing the sockets: ${String(error)}`);
+    }
+    this.#closed();
   }
 
   /** Binds the sockets and starts capturing stdout/stderr for the cells. */
@@ -139,7 +198,18 @@ export class KernelServer extends TslabServerClass {
   /** Replies still being prepared, so that `idle` follows them (tslab's dispatch does not wait). */
   readonly #replying = new Map<Message, Promise<void>>();
 
+  /** Comm messages on their way through tslab's dispatch, with their own type (see publishStatus). */
+  readonly #comms = new WeakMap<Message, string>();
+
   override publishStatus(status: string, parent: Message): void {
+    if (status === 'busy' && COMM_MESSAGES.has(parent.header.msg_type)) {
+      super.publishStatus(status, parent);
+      // tslab publishes `busy`, then dispatches on the type: routed to handleCommInfoRequest, the
+      // one comm handler it has, which answers by the message's own type (and puts it back).
+      this.#comms.set(parent, parent.header.msg_type);
+      parent.header.msg_type = 'comm_info_request';
+      return;
+    }
     const replying = status === 'idle' ? this.#replying.get(parent) : undefined;
     if (!replying) {
       super.publishStatus(status, parent);
@@ -181,6 +251,32 @@ export class KernelServer extends TslabServerClass {
       help_links: [],
     };
     reply.signAndSend(this.connInfo.key, socket);
+  }
+
+  /** `shutdown_request`: answered first (tslab's reply has no `status`); tslab then calls close(). */
+  handleShutdown(socket: unknown, message: Message): void {
+    const reply = message.createReply();
+    reply.header.msg_type = 'shutdown_reply';
+    reply.content = { status: 'ok', restart: message.content.restart === true };
+    reply.signAndSend(this.connInfo.key, socket);
+  }
+
+  /** `comm_info_request`, and the comm messages publishStatus routes here. */
+  handleCommInfoRequest(socket: unknown, message: Message): void {
+    const type = this.#comms.get(message);
+    if (type === undefined) {
+      // tslab answers it as a `complete_reply`, which no front end matches to its request.
+      const reply = message.createReply();
+      reply.header.msg_type = 'comm_info_reply';
+      reply.content = { status: 'ok', comms: {} };
+      reply.signAndSend(this.connInfo.key, socket);
+      return;
+    }
+    message.header.msg_type = type; // replies and `idle` name the request as it came
+    if (type !== 'comm_open') return; // a message to, or the close of, a comm that does not exist
+    const { comm_id, target_name } = message.content as { comm_id?: unknown; target_name?: unknown };
+    this.#backend.log(`no comm target ${JSON.stringify(target_name)}: comm ${String(comm_id)} closed`);
+    this.#publish(message, 'comm_close', { comm_id, data: {} });
   }
 
   handleInspect(socket: unknown, message: Message): void {
@@ -293,6 +389,13 @@ export class KernelServer extends TslabServerClass {
       }) as typeof stream.write;
     }
   }
+}
+
+/** Waits for `work`, at most `ms`. */
+async function within(work: Promise<unknown>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([work, new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]);
+  clearTimeout(timer);
 }
 
 /** Writes a line to the kernel's own stderr (Jupyter's log), bypassing the cells' capture. */

@@ -7,6 +7,7 @@
  * await cloud.setVar('score', 42);        // connects, then sends `☁ score`
  * ```
  */
+import { channel } from 'node:diagnostics_channel';
 import { inspect } from 'node:util';
 import type { ClientCore } from '../client-core.js';
 import { SESSION_COOKIE } from '../cookies.js';
@@ -173,6 +174,8 @@ const MAX_MESSAGE_DEPTH = 4;
 const MAX_PROJECT_ID_LENGTH = 100;
 // Parentheses and semicolons would break the User-Agent's comment `(Purpose: …; Contact: …)`.
 const COMMENT_SEPARATORS = /[();]/;
+/** Where each new `Cloud` is announced (see {@link Cloud}); free when nobody subscribes. */
+const created = channel('scratchlab:cloud:created');
 
 /**
  * A connection to one project's cloud variables.
@@ -193,6 +196,10 @@ const COMMENT_SEPARATORS = /[();]/;
  * `disconnect()` and `reconnect()` close from this side after the server has read everything,
  * so they need no reconcile. A 4003 close (the server finds the connection too fast) is also
  * emitted as `error`, once per close, saying what to fix.
+ *
+ * **Hosts.** Each new `Cloud` is published as `{ cloud }` on the `node:diagnostics_channel`
+ * channel `scratchlab:cloud:created`, so that a host running other people's code (the Jupyter
+ * kernel) can close every connection cleanly when it shuts down.
  */
 export class Cloud extends TypedEmitter<CloudEventMap> {
   /** The platform's cloud server. */
@@ -330,6 +337,7 @@ export class Cloud extends TypedEmitter<CloudEventMap> {
       send: (pending) => this.#write(pending),
       buffered: () => this.#connection.buffered,
     });
+    if (created.hasSubscribers) created.publish({ cloud: this });
   }
 
   /**

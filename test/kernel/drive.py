@@ -2,8 +2,12 @@
 
 Reads one JSON object from stdin:
     {"kernel": NAME, "cwd": DIR, "requests": [REQUEST, ...], "timeout": SECONDS}
-where a REQUEST is {"execute": CODE}, {"inspect": CODE, "cursor": N}, {"kernel_info": true}, or
-{"batch": [CODE, ...], "stop_on_error": BOOL} (sent all at once, then answered one by one),
+where a REQUEST is {"execute": CODE}, {"inspect": CODE, "cursor": N}, {"kernel_info": true},
+{"comm_info": TARGET_NAME_OR_NULL}, {"comm": "comm_open" | "comm_msg" | "comm_close", "content": {...}}
+(no shell reply: only its iopub messages), {"batch": [CODE, ...], "stop_on_error": BOOL} (sent all
+at once, then answered one by one), or {"shutdown": true} (last: the shutdown request on the
+control channel, then every iopub message of any parent until the kernel process exits, and
+whether it exited by itself within the 5 s Jupyter gives it before killing it: {"reply": ..., "iopub": [...], "exited": BOOL, "exit_code": N}),
 and writes one JSON object to stdout: {"results": [RESULT, ...]} where each RESULT holds the reply's
 content and, for executions, every iopub message whose parent is the request, in order, up to its
 `idle` status: [{"type": ..., "content": ...}, ...]. A missing message is a timeout (recorded in
@@ -37,6 +41,41 @@ def collect(client, msg_id, timeout):
             return messages, None
 
 
+def shutdown(manager, client):
+    """Sends shutdown_request and watches iopub until the kernel process has gone, for as long as
+    Jupyter waits before it kills a kernel (KernelManager.shutdown_wait_time, 5 s)."""
+    msg_id = client.shutdown()
+    messages = []
+    deadline = time.monotonic() + manager.shutdown_wait_time
+    while manager.is_alive() and time.monotonic() < deadline:
+        try:
+            msg = client.get_iopub_msg(timeout=0.1)
+        except Exception:  # queue.Empty
+            continue
+        messages.append({"type": msg["msg_type"], "content": msg["content"],
+                         "parent": msg["parent_header"].get("msg_type")})
+    exited = not manager.is_alive()
+    # Anything still in flight once the process has gone.
+    while True:
+        try:
+            msg = client.get_iopub_msg(timeout=0.5)
+        except Exception:
+            break
+        messages.append({"type": msg["msg_type"], "content": msg["content"],
+                         "parent": msg["parent_header"].get("msg_type")})
+    reply = None
+    try:
+        reply = client.get_control_msg(timeout=1)
+        while reply["parent_header"].get("msg_id") != msg_id:
+            reply = client.get_control_msg(timeout=1)
+        reply = reply["content"]
+    except Exception:
+        reply = None
+    process = getattr(manager.provisioner, "process", None) if manager.provisioner else None
+    code = process.poll() if process is not None else None
+    return {"reply": reply, "iopub": messages, "exited": exited, "exit_code": code}
+
+
 def main():
     job = json.load(sys.stdin)
     timeout = job.get("timeout", 60)
@@ -58,10 +97,25 @@ def main():
                         result["error"] = error
                     results.append(result)
                 continue
+            if "shutdown" in request:
+                results.append(shutdown(manager, client))
+                break
+            if "comm" in request:
+                # Comm messages have no reply: only the iopub messages they cause.
+                msg = client.session.msg(request["comm"], request.get("content", {}))
+                client.shell_channel.send(msg)
+                messages, error = collect(client, msg["header"]["msg_id"], timeout)
+                result = {"reply": None, "iopub": messages}
+                if error:
+                    result["error"] = error
+                results.append(result)
+                continue
             if "execute" in request:
                 msg_id = client.execute(request["execute"], store_history=True)
             elif "inspect" in request:
                 msg_id = client.inspect(request["inspect"], request.get("cursor", len(request["inspect"])))
+            elif "comm_info" in request:
+                msg_id = client.comm_info(request["comm_info"])
             elif "complete" in request:
                 msg_id = client.complete(request["complete"], request.get("cursor", len(request["complete"])))
             else:
@@ -84,7 +138,10 @@ def main():
                 break
     finally:
         client.stop_channels()
-        manager.shutdown_kernel(now=False)
+        if manager.is_alive():
+            manager.shutdown_kernel(now=False)
+        else:
+            manager.cleanup_resources()
     json.dump({"results": results}, sys.stdout)
 
 

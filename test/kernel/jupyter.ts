@@ -204,12 +204,17 @@ export type DriveRequest =
   | { inspect: string; cursor?: number }
   | { complete: string; cursor?: number }
   | { kernel_info: true }
-  | { batch: string[]; stop_on_error?: boolean };
+  | { comm_info: string | null }
+  | { comm: 'comm_open' | 'comm_msg' | 'comm_close'; content: Record<string, unknown> }
+  | { batch: string[]; stop_on_error?: boolean }
+  | { shutdown: true };
 
 /** One iopub message of a request. */
 export interface IopubMessage {
   type: string;
   content: Record<string, unknown>;
+  /** The type of the request it answers (recorded after a shutdown request only). */
+  parent?: string;
 }
 
 /** What drive.py answers per request: the shell reply and the request's iopub messages up to idle. */
@@ -217,6 +222,9 @@ export interface DriveResult {
   reply: Record<string, unknown> | null;
   iopub: IopubMessage[];
   error?: string;
+  /** After `{ shutdown: true }`: whether the kernel process ended by itself, and its exit code. */
+  exited?: boolean;
+  exit_code?: number | null;
 }
 
 /**

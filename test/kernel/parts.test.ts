@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { chartBundle, resultBundle, tableBundle } from '../../kernel/display/display.js';
 import { createDisplay } from '../../kernel/display/display-helper.js';
 import { plotBundle, valueBundle } from '../../kernel/display/helpers.js';
-import { createLive } from '../../kernel/display/live.js';
+import { createLive, MIN_REDRAW_MS, RunningLives } from '../../kernel/display/live.js';
 import { PendingDisplays } from '../../kernel/display/pending-displays.js';
 import { CellRunner } from '../../kernel/execution/cell-runner.js';
 import { exportedNames } from '../../kernel/execution/exported-names.js';
@@ -487,7 +487,7 @@ describe('live', () => {
   it('creates one display, updates it in place from set events, and stops', async () => {
     const sent = captureDisplays();
     const pending = new PendingDisplays();
-    const live = createLive({ pending });
+    const live = createLive({ pending, running: new RunningLives() });
     const cloud = new EventEmitter();
     const handle = live(cloud, { variables: ['score'], window: 30 });
     expect(sent).toHaveLength(1);
@@ -518,12 +518,33 @@ describe('live', () => {
     const pending = new PendingDisplays();
     captureDisplays();
     const cloud = new EventEmitter();
-    const handle = createLive({ pending })(cloud);
+    const handle = createLive({ pending, running: new RunningLives() })(cloud);
     for (let i = 0; i < 100_005; i++) cloud.emit('set', { name: 'n', value: String(i) });
     await handle.stop();
     expect(handle.data).toHaveLength(100_000);
     expect(handle.data[0]!.value).toBe(5);
     expect(handle.data.at(-1)!.value).toBe(100_004);
+  });
+
+  it('redraws a burst once, and a kernel shutdown ends every live display without drawing again', async () => {
+    const pending = new PendingDisplays();
+    const running = new RunningLives();
+    const sent = captureDisplays();
+    const clouds = [new EventEmitter(), new EventEmitter()];
+    const handles = clouds.map((cloud) => createLive({ pending, running })(cloud));
+    expect(running.size).toBe(2);
+    for (let i = 0; i < 10_000; i++) clouds[0]!.emit('set', { name: 'n', value: String(i) });
+    await pending.settle(() => {});
+    // Two placeholders and two first charts; the 10,000 sets wait for one more drawing, not 10,000.
+    expect(sent).toHaveLength(4);
+    // The shutdown ends both: that drawing never comes, and later sets are not recorded.
+    running.endAll();
+    expect(running.size).toBe(0);
+    for (const cloud of clouds) expect(cloud.listenerCount('set')).toBe(0);
+    clouds[0]!.emit('set', { name: 'n', value: '1' });
+    await new Promise((resolve) => setTimeout(resolve, MIN_REDRAW_MS * 2));
+    expect(sent).toHaveLength(4);
+    expect(handles[0]!.data).toHaveLength(10_000);
   });
 });
 

@@ -164,6 +164,33 @@ describe.skipIf(!hasJupyter)('the Jupyter protocol', () => {
     expect(first(results[14]!, 'stream')).toEqual({ name: 'stderr', text: 'to stderr\n' });
   });
 
+  it('answers comms as a kernel without comm targets: no comms, and a comm_open closed at once', {
+    timeout: 120_000,
+  }, async () => {
+    const results = await drive(home, 'scratchlab-sandbox', folder, [
+      /* 0 */ { comm_info: null },
+      /* 1 */ { comm_info: 'jupyter.widget' },
+      /* 2 */ {
+        comm: 'comm_open',
+        content: { comm_id: 'c-1', target_name: 'jupyter.widget', data: { state: {} } },
+      },
+      /* 3 */ { comm: 'comm_msg', content: { comm_id: 'c-1', data: { method: 'update' } } },
+      /* 4 */ { comm: 'comm_close', content: { comm_id: 'c-1', data: {} } },
+      /* 5 */ { execute: '1 + 1' },
+    ]);
+    for (const [i, result] of results.entries()) expect(result.error, `request ${i}`).toBeUndefined();
+    expect(results[0]!.reply).toEqual({ status: 'ok', comms: {} });
+    expect(results[1]!.reply).toEqual({ status: 'ok', comms: {} });
+    expect(types(results[0]!)).toEqual(['status', 'status']);
+    // The comm the front end opened is closed by the kernel, in reply to the comm_open.
+    expect(types(results[2]!)).toEqual(['status', 'comm_close', 'status']);
+    expect(first(results[2]!, 'comm_close')).toEqual({ comm_id: 'c-1', data: {} });
+    // Messages to a comm that does not exist are ignored, as ipykernel does; the kernel goes on.
+    expect(types(results[3]!)).toEqual(['status', 'status']);
+    expect(types(results[4]!)).toEqual(['status', 'status']);
+    expect(first(results[5]!, 'execute_result')).toMatchObject({ data: { 'text/plain': '2' } });
+  });
+
   it('aborts the requests queued behind a failure, unless they asked not to stop', {
     timeout: 120_000,
   }, async () => {

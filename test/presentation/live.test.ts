@@ -5,7 +5,7 @@
  */
 import { PassThrough } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createLive as createKernelLive } from '../../kernel/display/live.js';
+import { createLive as createKernelLive, RunningLives } from '../../kernel/display/live.js';
 import { PendingDisplays } from '../../kernel/display/pending-displays.js';
 import { jupyter } from '../../kernel/tslab.js';
 import { createLive as createReplLive, stopLiveCharts } from '../../repl/display/live.js';
@@ -59,7 +59,7 @@ describe('live in the kernel', () => {
     const { writer, viewer } = await connectedViewer('live-kernel');
     jupyter.lastWriteDisplayData = () => {};
     const pending = new PendingDisplays();
-    const live = createKernelLive({ pending });
+    const live = createKernelLive({ pending, running: new RunningLives() });
     live(viewer).stop(); // a first one, as in an earlier cell
     await pending.settle(() => {});
     const handle = live(viewer, { window: 30 });
@@ -76,7 +76,10 @@ describe('live in the kernel', () => {
     const { writer, viewer } = await connectedViewer('live-kernel-prefix');
     jupyter.lastWriteDisplayData = () => {};
     const pending = new PendingDisplays();
-    const handle = createKernelLive({ pending })(viewer, { variables: ['☁ alpha'], window: 30 });
+    const handle = createKernelLive({ pending, running: new RunningLives() })(viewer, {
+      variables: ['☁ alpha'],
+      window: 30,
+    });
     expect(handle.data.map((p) => [p.name, p.value])).toEqual([['alpha', 1]]);
     await viewer.setVar('alpha', 42);
     await writer.setVar('bravo', 9);

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # What the kernel tests drive (test/kernel/): Debian's Jupyter (nbconvert executes and exports the
-# notebooks; no IPython needed, the kernelspecs are written by `scratchlab kernel install`) and
-# Chromium (the screenshot of the exported HTML).
+# notebooks; no IPython needed, the kernelspecs are written by `scratchlab kernel install`), the
+# classic Notebook (a real front end, opened in Chromium) and Chromium (the screenshot of the
+# exported HTML, and the Notebook's page).
 #   install-jupyter.sh            installs the missing packages
 #   install-jupyter.sh --missing  only prints the missing packages, one per line (for
 #                                 test/support/install-system-deps.sh, which installs them)
@@ -13,6 +14,7 @@ missing=()
 if [ ! -x /usr/bin/jupyter-nbconvert ]; then missing+=(jupyter-nbconvert); fi
 if ! /usr/bin/python3 -c 'import jupyter_client' 2>/dev/null; then missing+=(jupyter-client); fi
 if ! /usr/bin/python3 -c 'import nbclient' 2>/dev/null; then missing+=(python3-nbclient); fi
+if [ ! -x /usr/bin/jupyter-notebook ]; then missing+=(python3-notebook); fi
 if [ ! -x /usr/bin/chromium ]; then missing+=(chromium); fi
 
 source "$(dirname "$0")/apt.sh"
