@@ -69,6 +69,13 @@ export { DEFAULT_ZIP_LIMITS, type ZipLimits } from './project/zip.js';
 export { RecordList } from './record-list.js';
 export type * from './records.js';
 export {
+  DEFAULT_RATE_LIMIT,
+  type RateLimit,
+  type RateLimitListener,
+  type RateLimitWait,
+  RequestBudget,
+} from './request-budget.js';
+export {
   type CommentListOptions,
   type ProjectMetadata,
   Projects,

@@ -470,6 +470,7 @@ export class Cloud extends TypedEmitter<CloudEventMap> {
         http.json<unknown>(url, { query: { projectid: this.projectId, limit, offset }, signal }),
       url,
       options,
+      (listener) => http.watchRateLimits(listener),
     );
   }
 

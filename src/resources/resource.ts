@@ -32,7 +32,7 @@ export abstract class Resource {
         this.session.apiGet<T[]>(await pathOf(), { ...query, limit: pageLimit, offset: pageOffset }, signal),
       { limit, offset },
       walk,
-      settings,
+      { ...settings, watchRateLimits: (listener) => this.session.http.watchRateLimits(listener) },
     );
   }
 }

@@ -32,10 +32,12 @@ import { siteRoutes } from './routes/site.js';
 import { type DemoAccount, type Samples, seedStore } from './seed.js';
 import { createSandboxServer } from './server.js';
 import { SessionTable } from './sessions.js';
+import { Traffic } from './traffic.js';
 import { Views } from './views.js';
 
 export type { SandboxOptions } from './options.js';
 export type { DemoAccount, Samples } from './seed.js';
+export type { SandboxRateLimit, Traffic, TrafficEntry } from './traffic.js';
 
 /** A running sandbox. */
 export interface Sandbox {
@@ -54,6 +56,11 @@ export interface Sandbox {
   cloudProjectId: number;
   /** WebSocket URL of the alternate-policy cloud endpoint (no login; identifying User-Agent required). */
   alternateCloudHost: string;
+  /**
+   * What reached the HTTP side: requests, 429s of the rate limit, block pages, a log of arrivals;
+   * and the `block` switch (every request answers an HTML 403 page while it is on).
+   */
+  traffic: Traffic;
   /** Closes the server and every socket (keep-alive ones included) promptly. */
   close(): Promise<void>;
 }
@@ -74,7 +81,9 @@ function urlHost(host: string): string {
 export async function startSandbox(options?: SandboxOptions): Promise<Sandbox> {
   const opts = resolveOptions(options);
   const { store, accounts, samples } = await seedStore(opts.seed);
+  const traffic = new Traffic(opts.rateLimit, opts.block);
   const http = createSandboxServer({
+    admit: (req) => traffic.admit(req),
     latency: opts.latency,
     // The simulated latency runs before a body is read, so it must not eat the client's time.
     requestTimeout: opts.requestTimeout + opts.latency,
@@ -139,6 +148,7 @@ export async function startSandbox(options?: SandboxOptions): Promise<Sandbox> {
     server: http.server,
     cloudProjectId: cloud.projectId,
     alternateCloudHost: cloud.alternateHost,
+    traffic,
     close: () => {
       // Cloud clients get a proper close (1001) before the HTTP side drops every socket.
       closing ??= cloud.server.close().then(() => http.close());

@@ -4,6 +4,7 @@
  * RangeError, as everywhere in the public API.
  */
 import { describe } from '../validate.js';
+import { resolveSandboxRateLimit, type SandboxRateLimit } from './traffic.js';
 
 /** Options of `startSandbox`. */
 export interface SandboxOptions {
@@ -32,6 +33,17 @@ export interface SandboxOptions {
    * limited to 10 MiB, as on the platform). Past it an upload is refused with 413.
    */
   assetQuota?: number;
+  /**
+   * The platform's HTTP rate limit, per client address: requests a second (a burst of one
+   * second's worth), or `{ perSecond, burst, retryAfter }`. Past it the answer is 429, with a
+   * `Retry-After` unless `retryAfter: false`. Default: no limit.
+   */
+  rateLimit?: number | SandboxRateLimit | false;
+  /**
+   * Answer every HTTP request with an HTML 403 page, as the platform answers a blocked address
+   * (switch it later with `sandbox.traffic.block`). Default false.
+   */
+  block?: boolean;
 }
 
 /** Every option with its value filled in. */
@@ -44,6 +56,8 @@ export interface ResolvedOptions {
   cloudRateLimits: boolean;
   requestTimeout: number;
   assetQuota: number;
+  rateLimit: Required<SandboxRateLimit> | null;
+  block: boolean;
 }
 
 const DEFAULTS: ResolvedOptions = {
@@ -55,6 +69,8 @@ const DEFAULTS: ResolvedOptions = {
   cloudRateLimits: true,
   requestTimeout: 30_000,
   assetQuota: 100 * 1024 * 1024,
+  rateLimit: null,
+  block: false,
 };
 
 /** A latency past this is a mistake, not a slow network (and timers cap out near 24.8 days). */
@@ -111,7 +127,22 @@ export function resolveOptions(options: unknown): ResolvedOptions {
   if (!Number.isSafeInteger(assetQuota) || assetQuota < 1 || assetQuota > 2 ** 40) {
     throw new RangeError(`options.assetQuota must be a number of bytes 1..2^40, got ${assetQuota}`);
   }
-  return { port, host, latency, seed, projectTokenTtl, cloudRateLimits, requestTimeout, assetQuota };
+  const rateLimit = resolveSandboxRateLimit(given.rateLimit);
+  const block = pick('block');
+  if (typeof block !== 'boolean')
+    throw new TypeError(`options.block must be a boolean, got ${describe(block)}`);
+  return {
+    port,
+    host,
+    latency,
+    seed,
+    projectTokenTtl,
+    cloudRateLimits,
+    requestTimeout,
+    assetQuota,
+    rateLimit,
+    block,
+  };
 }
 
 /** A number of any value (NaN included: the range checks refuse it with a clearer message). */
