@@ -74,6 +74,7 @@ export {
   type RateLimitListener,
   type RateLimitWait,
   RequestBudget,
+  rateLimitMessage,
 } from './request-budget.js';
 export {
   type CommentListOptions,
