@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { Cloud } from '../../src/cloud/index.js';
 import { ApiError, Session } from '../../src/index.js';
-import { useSandbox } from '../support/sandbox.js';
+import { SUITE_SESSION_BUDGET, useSandbox } from '../support/sandbox.js';
 
 const ctx = useSandbox();
 const DAY = 86_400_000;
@@ -18,6 +18,7 @@ const reader = () =>
     host: ctx.sandbox.hosts.cloudWs,
     username: 'reader',
     logsHost: ctx.sandbox.hosts.cloudHttp,
+    logsRateLimit: SUITE_SESSION_BUDGET,
   });
 
 describe('cloud logs', () => {
