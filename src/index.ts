@@ -29,11 +29,13 @@ export {
   type HttpAnswer,
 } from './http.js';
 export {
+  type ListSettings,
   MAX_PAGE_SIZE,
   PagedList,
   type PageFetcher,
   type PageOptions,
   type PageProgress,
+  type RateLimitWatch,
   type WalkOptions,
 } from './paging.js';
 export type { FlatRow, FlatValue } from './presentation/flat-rows.js';
