@@ -235,4 +235,19 @@ describe('RequestBudget', () => {
     expect(new Session({ rateLimit: 4 }).http.rateLimit).toEqual({ perSecond: 4, burst: 2 });
     expect(new Session().http.rateLimit).toEqual({ perSecond: 10, burst: 5 });
   });
+
+  it('is one for all the platform’s hosts (counted together), and one of its own for any other host', () => {
+    const { http } = new Session();
+    const platform = http.budgetFor('https://api.scratch.mit.edu/users/x');
+    for (const url of [
+      'https://scratch.mit.edu/session/',
+      'https://projects.scratch.mit.edu/1',
+      'https://assets.scratch.mit.edu/internalapi/asset/x/get/',
+      'https://clouddata.scratch.mit.edu/logs',
+    ])
+      expect(http.budgetFor(url)).toBe(platform);
+    const other = http.budgetFor('https://logs.example.org/logs');
+    expect(other).not.toBe(platform);
+    expect(http.budgetFor('https://logs.example.org/other')).toBe(other);
+  });
 });

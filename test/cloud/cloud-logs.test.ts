@@ -122,10 +122,17 @@ describe('cloud logs', () => {
     expect(() => cloud.logs()).toThrow(/pass the logsHost option/);
   });
 
-  it('session.cloud reads the session’s cloudHttp', async () => {
+  it('session.cloud reads the session’s cloudHttp, in the session’s request budget', async () => {
     const session = await ctx.login(0);
     const page = await session.cloud(ctx.sandbox.cloudProjectId).logs({ limit: 5 });
     expect(page).toHaveLength(5);
+    expect(session.http.budgetFor(ctx.sandbox.hosts.cloudHttp)).toBe(session.http.budgetFor(session.apiHost));
+  });
+
+  it('a cloud without a session checks the budget of its own log reads', () => {
+    const options = { projectId: 1, host: ctx.sandbox.hosts.cloudWs, username: 'reader' };
+    expect(() => new Cloud({ ...options, logsRateLimit: 0 })).toThrow(RangeError);
+    expect(() => new Cloud({ ...options, logsRateLimit: '5' as never })).toThrow(TypeError);
   });
 });
 
