@@ -54,7 +54,7 @@ export interface Sandbox {
   server: Server;
   /** The seeded cloud game: a shared project with a week of cloud log (10,000+ entries). */
   cloudProjectId: number;
-  /** WebSocket URL of the alternate-policy cloud endpoint (no login; identifying User-Agent required). */
+  /** WebSocket URL of the alternate-policy cloud endpoint (no login; a browser, or a bot whose User-Agent names a contact). */
   alternateCloudHost: string;
   /**
    * What reached the HTTP side: requests, 429s of the rate limit, block pages, a log of arrivals;
