@@ -7,7 +7,8 @@
  * It assembles a kernel from tslab's parts (converter, executor, ZeroMQ server) with these
  * additions: the protocol as IPython speaks it (./server.ts), cells that resolve the `scratchlab`
  * package by name, values shown as tables and charts (./cell-runner.ts), errors with the cells'
- * own lines (./traceback.ts), and `session`, `sandbox`, `show`, `plot`, `live`, `display` and the
+ * own lines (./traceback.ts), progress outputs for downloads and walks (./display/progress.ts),
+ * and `session`, `sandbox`, `show`, `plot`, `live`, `display` and the
  * package's exports declared for the cells (a small hidden preload and globals: ./preload.ts).
  *
  * As tslab, it warms TypeScript before the server answers. The session (the embedded sandbox and
@@ -81,15 +82,26 @@ let shownByPlot = (_value: unknown): boolean => false;
 
 /** The session and the preload: on first use, or in the background shortly after start-up. */
 const session = new OnFirstUse(async () => {
-  const [sdk, { openWorkbench }, helpers, { createLive, RunningLives }, { createDisplay }] =
-    await Promise.all([
-      import('scratchlab'),
-      import('scratchlab/workbench'),
-      import('./display/helpers.js'),
-      import('./display/live.js'),
-      import('./display/display-helper.js'),
-    ]);
+  const [
+    sdk,
+    { openWorkbench },
+    helpers,
+    { createLive, RunningLives },
+    { createDisplay },
+    presentation,
+    { ProgressDisplay },
+  ] = await Promise.all([
+    import('scratchlab'),
+    import('scratchlab/workbench'),
+    import('./display/helpers.js'),
+    import('./display/live.js'),
+    import('./display/display-helper.js'),
+    import('scratchlab/presentation'),
+    import('./display/progress.js'),
+  ]);
   sdkErrors = errorClassesOf(sdk);
+  // Downloads and walks show an updating output, unless the cell passes its own onProgress.
+  presentation.installAutoProgress((label) => new ProgressDisplay(label));
   shownByPlot = helpers.shownByPlot;
   const workbench = await openWorkbench({ sandbox: useSandbox, env: process.env });
   siteUrl = workbench.session.siteHost;

@@ -17,6 +17,9 @@ Commands:
       --host ADDR      address to bind (default 127.0.0.1)
       --latency MS     delay added to every answer (default 0)
       --seed N         seed of the generated data (default 1)
+      --rate-limit N   the platform's HTTP limit: N requests a second per address, 429 beyond
+      --no-retry-after send the 429s without Retry-After
+      --block          answer every request with an HTML 403 page, as to a blocked address
   help               Show this help (also --help, -h)
   version            Show the version (also --version, -v)
 `;
@@ -36,6 +39,9 @@ async function sandbox(args: string[]): Promise<void> {
       host: { type: 'string' },
       latency: { type: 'string' },
       seed: { type: 'string' },
+      'rate-limit': { type: 'string' },
+      'no-retry-after': { type: 'boolean' },
+      block: { type: 'boolean' },
     },
   });
   if (values.help) {
@@ -55,9 +61,14 @@ async function sandbox(args: string[]): Promise<void> {
     host: values.host,
     latency: number('latency', values.latency),
     seed: number('seed', values.seed),
+    rateLimit: rateLimit(values['rate-limit'], values['no-retry-after']),
+    block: values.block,
   });
+  const limit = sandbox.traffic.rateLimit;
   const lines = [
     `scratchlab sandbox listening on ${sandbox.url}`,
+    ...(limit ? [`rate limit: ${limit.perSecond} requests a second per address (burst ${limit.burst})`] : []),
+    ...(sandbox.traffic.block ? ['blocking: every request answers an HTML 403 page'] : []),
     '',
     'hosts (pass to new Session({ hosts })):',
     ...Object.entries(sandbox.hosts).map(([role, url]) => `  ${role.padEnd(10)}${url}`),
@@ -74,6 +85,18 @@ async function sandbox(args: string[]): Promise<void> {
   };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
+}
+
+/** The `rateLimit` option of `--rate-limit N` (any positive number of requests a second). */
+function rateLimit(text: string | undefined, noRetryAfter: boolean | undefined) {
+  if (text === undefined) {
+    if (noRetryAfter) throw new TypeError('--no-retry-after needs --rate-limit N');
+    return undefined;
+  }
+  const perSecond = Number(text);
+  if (!(perSecond > 0))
+    throw new RangeError(`--rate-limit must be a number of requests a second > 0, got ${text}`);
+  return { perSecond, retryAfter: !noRetryAfter };
 }
 
 /** A subcommand built from a sibling folder: `dist/<name>/cli.js` exports `main(args)`. */

@@ -13,6 +13,8 @@ export interface ApiErrorInit {
   reason?: string;
   /** The size limit that stopped reading the answer, when one did. */
   limit?: 'maxResponseBytes' | 'maxDownloadBytes';
+  /** The answer looks like the service blocked or rate-limited this address (an HTML page where JSON was due). */
+  blocked?: boolean;
   /**
    * Secret values (session id, CSRF token, X-Token, project tokens, a password) to remove from
    * the message, reason, URL and body wherever they appear, raw or percent-encoded.
@@ -42,6 +44,12 @@ export class ApiError extends Error {
   readonly reason: string;
   /** Set when the answer was cut because it passed `maxResponseBytes` or `maxDownloadBytes`. */
   readonly limit: 'maxResponseBytes' | 'maxDownloadBytes' | undefined;
+  /**
+   * True when the answer looks like the service blocked or rate-limited this address: a 403, 429
+   * or 503 page (HTML, or anything but the API's JSON) where JSON was due. Wait before trying
+   * again, and send fewer requests (the session's `rateLimit`).
+   */
+  readonly blocked: boolean;
 
   constructor(init: ApiErrorInit) {
     const secrets = [...(init.secrets ?? [])];
@@ -56,6 +64,7 @@ export class ApiError extends Error {
     this.body = redactSecrets(redactJson(init.body), secrets);
     this.reason = reason;
     this.limit = init.limit;
+    this.blocked = init.blocked ?? false;
   }
 
   /** True for 404: the resource does not exist or is not visible to you. */

@@ -1,6 +1,7 @@
 /**
  * The small HTTP core under every resource group: undici with keep-alive, one tough-cookie jar
- * for all hosts, timeouts, and retries with jittered backoff for reads.
+ * for all hosts, timeouts, one request budget per host group, and retries with jittered backoff
+ * for reads.
  */
 import { constants as bufferConstants } from 'node:buffer';
 import { inspect } from 'node:util';
@@ -10,6 +11,7 @@ import { type CookieJarLike, toCookieJar } from './cookies.js';
 import { ApiError, reasonOf } from './errors.js';
 import { JsonDepthError, MAX_JSON_DEPTH, parseJson, stringifyJson, tryParseJson } from './json.js';
 import { redactPairs } from './redact.js';
+import { type RateLimit, type RateLimitListener, RequestBudget, resolveRateLimit } from './request-budget.js';
 import { sleep } from './timers.js';
 import {
   type FetchLike,
@@ -38,6 +40,16 @@ export interface HttpOptions {
   maxResponseBytes?: number;
   /** Cap on the decoded size of a project body or asset download, in bytes (default 256 MiB). */
   maxDownloadBytes?: number;
+  /**
+   * The request budget of each host group: requests a second (default 10, with a burst of 5),
+   * or `{ perSecond, burst }`; `Infinity` turns pacing off.
+   */
+  rateLimit?: number | RateLimit;
+  /**
+   * Base URLs that share one budget (the platform's hosts, which its limit counts together).
+   * Any other host has a budget of its own.
+   */
+  hostGroups?: readonly (readonly string[])[];
 }
 
 /** One request. `query` values that are `undefined` are left out. */
@@ -70,6 +82,12 @@ export const MAX_ERROR_BODY_CHARS = 64 * 1024;
 const MAX_REMEMBERED_SECRETS = 256;
 const RETRY_BASE_MS = 300;
 const MAX_REDIRECTS = 5;
+/** Tries at most of a request answered with a page that looks like a block (HTML where JSON was due). */
+const MAX_BLOCKED_TRIES = 2;
+/** Host groups kept at most; idle ones go first past it. */
+const MAX_BUDGETS = 256;
+/** Characters of a blocking page quoted in the error. */
+const BLOCK_PAGE_CHARS = 160;
 /** Headers that carry credentials: never sent on to another origin by a redirect. */
 const CREDENTIAL_HEADERS = ['x-token', 'x-csrftoken', 'authorization', 'cookie'];
 /** Cookies that carry credentials (the platform's `scratchsessionsid` and `scratchcsrftoken`, and the like). */
@@ -108,7 +126,13 @@ export class HttpClient {
   readonly maxResponseBytes: number;
   /** Cap on the decoded size of a project body or an asset, in bytes. */
   readonly maxDownloadBytes: number;
+  /** The request budget every host group starts with. */
+  readonly rateLimit: Readonly<Required<RateLimit>>;
   readonly #transport: Transport;
+  /** Origin → its group's key, for the origins of `hostGroups`. */
+  readonly #groups = new Map<string, string>();
+  readonly #budgets = new Map<string, RequestBudget>();
+  readonly #rateListeners = new Set<RateLimitListener>();
   /** Secret values seen or set (X-Token, project tokens): scrubbed from every error. */
   readonly #secrets = new Set<string>();
 
@@ -133,6 +157,36 @@ export class HttpClient {
       most,
     );
     this.#transport = options.fetch ? fetchTransport(options.fetch) : undiciTransport;
+    this.rateLimit = Object.freeze(resolveRateLimit(options.rateLimit, 'rateLimit'));
+    for (const [index, group] of (options.hostGroups ?? []).entries()) {
+      for (const base of group) this.#groups.set(new URL(base).origin, `group ${index}`);
+    }
+  }
+
+  /** The request budget of `url`'s host group (every request to that group waits its turn in it). */
+  budgetFor(url: string): RequestBudget {
+    const origin = new URL(url).origin;
+    const key = this.#groups.get(origin) ?? origin;
+    let budget = this.#budgets.get(key);
+    if (!budget) {
+      if (this.#budgets.size >= MAX_BUDGETS) {
+        for (const [other, held] of this.#budgets) if (held.idle) this.#budgets.delete(other);
+      }
+      budget = new RequestBudget(this.rateLimit, (wait) => {
+        for (const listener of this.#rateListeners) listener(wait);
+      });
+      this.#budgets.set(key, budget);
+    }
+    return budget;
+  }
+
+  /**
+   * Calls `listener` whenever the service makes this client wait (a 429's pause), until the
+   * returned function is called. Walks and downloads pass it on to their progress callbacks.
+   */
+  watchRateLimits(listener: RateLimitListener): () => void {
+    this.#rateListeners.add(listener);
+    return () => this.#rateListeners.delete(listener);
   }
 
   /**
@@ -200,7 +254,13 @@ export class HttpClient {
     if (typeof queryToken === 'string') this.rememberSecret(queryToken);
     const retryable = options.retry ?? (method === 'GET' || method === 'HEAD');
     const attempts = retryable ? this.retries + 1 : 1;
+    // A 429 is a refusal, not an ambiguous failure: nothing was done, so even a write may wait and
+    // try again (unless told not to retry at all).
+    const refusedAttempts = options.retry === false ? 1 : this.retries + 1;
+    const budget = this.budgetFor(target);
     for (let attempt = 0; ; attempt++) {
+      await budget.acquire(options.signal);
+      const sentAt = performance.now();
       let answer: HttpAnswer;
       try {
         answer = await this.#send(method, target, options);
@@ -219,20 +279,40 @@ export class HttpClient {
         throw this.#networkError(method, target, error, options);
       }
       const { status } = answer;
-      if (status < 300 || (status < 400 && options.acceptRedirect)) return answer;
+      if (status < 300 || (status < 400 && options.acceptRedirect)) {
+        budget.succeeded();
+        return answer;
+      }
       if (status < 400) {
         // A write that was redirected (often to a login page) did not happen as asked.
         const location = answer.headers.get('location') ?? 'nowhere';
         throw this.#error(answer, method, target, options, `unexpected redirect (${status}) to ${location}`);
       }
-      if ((status === 429 || status >= 500) && attempt + 1 < attempts) {
-        const hinted = retryAfterMs(answer.headers.get('retry-after'));
-        if (hinted !== undefined && hinted > this.maxRetryDelay) {
-          const seconds = Math.ceil(hinted / 1000);
-          throw this.#error(answer, method, target, options, `the service asks to retry after ${seconds} s`);
-        }
+      const page = blockPage(answer);
+      const hinted = retryAfterMs(answer.headers.get('retry-after'));
+      const tooLong = hinted !== undefined && hinted > this.maxRetryDelay;
+      // A page that looks like a block gets two tries at most: no retry storm against a block.
+      const most = (tries: number) => (page === undefined ? tries : Math.min(tries, MAX_BLOCKED_TRIES));
+      if (status === 429) {
+        // The whole group waits, not just this request: the limit counts every request.
+        budget.refused(tooLong ? this.maxRetryDelay : (hinted ?? this.#backoff(attempt)), sentAt);
+        if (!tooLong && attempt + 1 < most(refusedAttempts)) continue;
+      } else if (status >= 500 && !tooLong && attempt + 1 < most(attempts)) {
         await sleep(hinted ?? this.#backoff(attempt), options.signal);
         continue;
+      }
+      if (page !== undefined) {
+        const reason = `the address looks blocked or rate-limited: the service answered ${status} with ${page}`;
+        throw this.#error(answer, method, target, options, reason, true);
+      }
+      if (tooLong) {
+        const seconds = Math.ceil(hinted / 1000);
+        throw this.#error(answer, method, target, options, `the service asks to retry after ${seconds} s`);
+      }
+      if (status === 429) {
+        const why = reasonOf(tryParseJson(new TextDecoder().decode(answer.bytes)), 'Too Many Requests');
+        const reason = `rate-limited: still refused after ${attempt + 1} tries (${why}); lower the session's rateLimit`;
+        throw this.#error(answer, method, target, options, reason);
       }
       throw this.#error(answer, method, target, options);
     }
@@ -248,6 +328,7 @@ export class HttpClient {
     url: string,
     options: RequestOptions,
     reason?: string,
+    blocked = false,
   ): ApiError {
     const text = new TextDecoder().decode(answer.bytes.subarray(0, MAX_ERROR_BODY_CHARS * 4));
     const kept = text.length > MAX_ERROR_BODY_CHARS ? text.slice(0, MAX_ERROR_BODY_CHARS) : text;
@@ -260,6 +341,7 @@ export class HttpClient {
       method,
       body,
       reason: why,
+      blocked,
       secrets: this.#requestSecrets(url, options),
     });
   }
@@ -378,18 +460,49 @@ export function readJson<T>(
     return parse(text) as T;
   } catch (error) {
     const deep = error instanceof JsonDepthError;
+    // A page where JSON was due is what a block or a rate limiter in front of the API answers.
+    const html = !deep && text.trimStart().startsWith('<');
+    let reason = `the answer is not valid JSON (${answer.bytes.length} bytes)`;
+    if (deep)
+      reason = `the answer nests deeper than ${error.limit} levels (${answer.bytes.length} bytes); refused`;
+    if (html) {
+      reason = `the address looks blocked or rate-limited: the service answered ${answer.status} with an HTML page instead of JSON: "${pageStart(text)}"`;
+    }
     throw new ApiError({
       status: answer.status,
       url: answer.url,
       method,
       body: redactPairs(text.slice(0, 200)),
-      reason: deep
-        ? `the answer nests deeper than ${error.limit} levels (${answer.bytes.length} bytes); refused`
-        : `the answer is not valid JSON (${answer.bytes.length} bytes)`,
+      reason,
+      blocked: html,
       secrets: secrets(),
       cause: deep ? error : undefined,
     });
   }
+}
+
+/**
+ * How an error answer that looks like a block reads (`an HTML page instead of JSON: "…"`), or
+ * `undefined`. The platform's API answers its errors in JSON; a 403, 429 or 503 that is not JSON
+ * (an HTML page, an empty body) comes from what stands in front of it: a rate limiter or a block.
+ */
+function blockPage(answer: HttpAnswer): string | undefined {
+  if (answer.status !== 403 && answer.status !== 429 && answer.status !== 503) return undefined;
+  const text = new TextDecoder().decode(answer.bytes.subarray(0, MAX_ERROR_BODY_CHARS));
+  const start = text.trimStart()[0];
+  if (start === '{' || start === '[') return undefined;
+  if (start === undefined) return 'an empty answer instead of JSON';
+  return `${start === '<' ? 'an HTML page' : 'text'} instead of JSON: "${pageStart(text)}"`;
+}
+
+/** The readable start of a page: its text without tags, scripts or styles. */
+function pageStart(text: string): string {
+  const plain = text
+    .replace(/<(script|style)\b[\s\S]*?<\/\1>/gi, ' ')
+    .replace(/<[^>]*>/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+  return plain.length > BLOCK_PAGE_CHARS ? `${plain.slice(0, BLOCK_PAGE_CHARS)}…` : plain;
 }
 
 function unquote(value: string): string {

@@ -37,11 +37,13 @@ export {
   type HttpAnswer,
 } from './http.js';
 export {
+  type ListSettings,
   MAX_PAGE_SIZE,
   PagedList,
   type PageFetcher,
   type PageOptions,
   type PageProgress,
+  type RateLimitWatch,
   type WalkOptions,
 } from './paging.js';
 export type { FlatRow, FlatValue } from './presentation/flat-rows.js';
@@ -76,6 +78,14 @@ export { loadSb3, type ReadSb3Options, readSb3, type Sb3Project, saveSb3, writeS
 export { DEFAULT_ZIP_LIMITS, type ZipLimits } from './project/zip.js';
 export { RecordList } from './record-list.js';
 export type * from './records.js';
+export {
+  DEFAULT_RATE_LIMIT,
+  type RateLimit,
+  type RateLimitListener,
+  type RateLimitWait,
+  RequestBudget,
+  rateLimitMessage,
+} from './request-budget.js';
 export {
   MessageEvents,
   type MessageEventsMap,

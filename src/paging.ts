@@ -5,10 +5,13 @@
  * A {@link PagedList} is both a promise and an async iterable (the shape openai-node made
  * familiar): `await list` reads the window `{ limit, offset }` (several requests when `limit`
  * exceeds 40), while `for await (const x of list)` walks every page from `offset` to the end,
- * keeping a few requests in flight ahead of the reader.
+ * keeping a few requests in flight ahead of the reader. They wait their turn in the session's
+ * request budget, so only as many reach the wire as the budget allows, and those still waiting
+ * when a walk ends are cancelled.
  */
 import type { ListWindow } from './presentation/list-window.js';
 import { RecordList } from './record-list.js';
+import type { RateLimitListener, RateLimitWait } from './request-budget.js';
 import { assertFunction, assertInteger } from './validate.js';
 
 /** The service's cap on `limit`. */
@@ -34,6 +37,21 @@ export interface PageProgress {
   pages: number;
   /** True on the last report. */
   done: boolean;
+  /** Set while the service makes the walk wait: `{ resumeInMs, message: 'rate-limited, resuming in 2.1 s' }`. */
+  rateLimited?: RateLimitWait;
+}
+
+/** Subscribes to the waits a client's service imposes; returns the unsubscribe function. */
+export type RateLimitWatch = (listener: RateLimitListener) => () => void;
+
+/** How a list reads its pages. */
+export interface ListSettings {
+  /** The service's cap on one request (default 40; the cloud logs allow 100). */
+  pageSize?: number;
+  /** Whose list it is, when it is one user's own (its rows name no author). */
+  owner?: string;
+  /** Where the walk hears of rate-limit pauses, to report them through `onProgress`. */
+  watchRateLimits?: RateLimitWatch;
 }
 
 /** Options of a walk over all pages. */
@@ -67,17 +85,14 @@ export class PagedList<T> implements PromiseLike<RecordList<T>>, AsyncIterable<T
   readonly #defaultLimit: number;
   /** Whose list it is, when it is one user's own (shown as the rows' author). */
   readonly #owner: string | undefined;
+  readonly #watch: RateLimitWatch | undefined;
   #window?: Promise<RecordList<T>>;
 
-  /**
-   * `settings.pageSize`: the service's cap on one request (default 40; the cloud logs allow 100).
-   * `settings.owner`: whose list it is, when it is one user's own (its rows name no author).
-   */
   constructor(
     fetchPage: PageFetcher<T>,
     page: PageOptions = {},
     walk: WalkOptions = {},
-    settings: { pageSize?: number; owner?: string } = {},
+    settings: ListSettings = {},
   ) {
     const { limit, offset } = normalizePage(page);
     this.#pageSize =
@@ -88,6 +103,7 @@ export class PagedList<T> implements PromiseLike<RecordList<T>>, AsyncIterable<T
     this.#offset = offset;
     this.#walk = checkWalk(walk);
     this.#owner = settings.owner;
+    this.#watch = settings.watchRateLimits;
   }
 
   /**
@@ -142,10 +158,17 @@ export class PagedList<T> implements PromiseLike<RecordList<T>>, AsyncIterable<T
     let next = this.#offset;
     let items = 0;
     let pages = 0;
+    // Ends the requests of a walk that is over (the list ended, the reader stopped, one failed):
+    // those still waiting for their turn in the budget never go out.
+    const stop = new AbortController();
+    const signal = walk.signal ? AbortSignal.any([walk.signal, stop.signal]) : stop.signal;
+    const { onProgress } = walk;
+    const unwatch =
+      onProgress && this.#watch?.((rateLimited) => onProgress({ items, pages, done: false, rateLimited }));
     const fill = () => {
       while (inFlight.length < prefetch && next < end) {
         const size = Math.min(this.#pageSize, end - next);
-        const page = this.#fetch(size, next, walk.signal);
+        const page = this.#fetch(size, next, signal);
         page.catch(() => undefined); // a prefetched page past the end must not go unhandled
         inFlight.push({ size, page });
         next += size;
@@ -168,6 +191,8 @@ export class PagedList<T> implements PromiseLike<RecordList<T>>, AsyncIterable<T
       }
     } finally {
       inFlight.length = 0;
+      unwatch?.();
+      stop.abort(new DOMException('the walk is over', 'AbortError'));
     }
   }
 }

@@ -14,6 +14,7 @@ import { type FetchLike, type HttpAnswer, HttpClient, type RequestOptions, readJ
 import type { PagedList } from './paging.js';
 import type { Featured, Health, LoginAnswer, NewsItem, SessionInfo } from './records.js';
 import { hideSecrets } from './redact.js';
+import type { RateLimit } from './request-budget.js';
 import { Messages } from './resources/messages.js';
 import { Projects } from './resources/projects.js';
 import { apiList, type ListOptions } from './resources/resource.js';
@@ -46,6 +47,13 @@ export interface SessionOptions {
   maxResponseBytes?: number;
   /** Cap on the decoded size of a project body or an asset download in bytes (default 256 MiB). */
   maxDownloadBytes?: number;
+  /**
+   * The request budget: requests a second to the platform's hosts, counted together (default 10,
+   * with a burst of 5), or `{ perSecond, burst }`. Every request of the session waits its turn in
+   * it; a 429 pauses it for the `Retry-After` the service asks and lowers the rate for a while.
+   * `Infinity` turns pacing off (a 429's pause is still kept).
+   */
+  rateLimit?: number | RateLimit;
 }
 
 export type { AuthedRequestOptions } from './client-core.js';
@@ -93,6 +101,11 @@ export class Session implements ClientCore {
       retries: options.retries,
       maxResponseBytes: options.maxResponseBytes,
       maxDownloadBytes: options.maxDownloadBytes,
+      rateLimit: options.rateLimit,
+      // The platform's limit counts an address's requests to all its hosts together.
+      hostGroups: [
+        [this.hosts.site, this.hosts.api, this.hosts.projects, this.hosts.assets, this.hosts.cloudHttp],
+      ],
     });
     this.users = new Users(this);
     this.projects = new Projects(this);

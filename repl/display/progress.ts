@@ -1,16 +1,16 @@
 /**
  * A progress bar on stderr for long operations: asset transfers (a known total, a bar) and page
  * walks (no total, a spinner and counts). It appears only after a short delay, so quick calls
- * print nothing, and it erases itself when done, leaving the line to the result.
+ * print nothing, and it erases itself when done, leaving the line to the result. While the
+ * service makes the work wait (a 429), it counts down: "rate-limited, resuming in 2.1 s".
  */
-import type { PageProgress, TransferProgress } from 'scratchlab';
-import { truncateToWidth } from 'scratchlab/presentation';
+import { rateLimitMessage, type TransferProgress } from 'scratchlab';
+import { type ProgressReport, truncateToWidth } from 'scratchlab/presentation';
 
 const counts = new Intl.NumberFormat('en-US');
 const formatCount = (n: number): string => counts.format(n);
 
-/** What an `onProgress` callback of the SDK receives. */
-export type ProgressReport = TransferProgress | PageProgress;
+export type { ProgressReport };
 
 /** A stream a bar can be drawn on (stderr). */
 export interface ProgressStream {
@@ -69,6 +69,10 @@ export class ProgressBar {
   #finished = false;
   #frame = 0;
   #timer: NodeJS.Timeout | undefined;
+  /** When the service's pause ends (`Date.now()` clock), while one is on. */
+  #resumeAt = 0;
+  /** Redraws the countdown while a pause is on (no reports come meanwhile). */
+  #ticker: NodeJS.Timeout | undefined;
 
   constructor(label: string, options: ProgressBarOptions = {}) {
     this.#label = label;
@@ -82,6 +86,7 @@ export class ProgressBar {
   update(report: ProgressReport): void {
     if (this.#finished) return;
     this.#last = report;
+    if (report.rateLimited) this.#pause(report.rateLimited.resumeInMs);
     if (isTransfer(report) ? report.done >= report.total : report.done) {
       this.finish();
       return;
@@ -101,6 +106,7 @@ export class ProgressBar {
     this.#finished = true;
     active.delete(this);
     clearTimeout(this.#timer);
+    clearInterval(this.#ticker);
     if (this.#visible) this.#stream.write('\r\x1b[K');
     this.#visible = false;
   }
@@ -121,7 +127,23 @@ export class ProgressBar {
         : 'starting';
       body = `${spinner} ${counts} · ${seconds}s`;
     }
+    const waitMs = this.#resumeAt - Date.now();
+    if (waitMs > 0) body += ` · ${rateLimitMessage(waitMs)}`;
     return truncateToWidth(`${this.#label} ${body}`, Math.max(10, width - 1));
+  }
+
+  /** A pause of the service: the bar shows it at once (delay or not) and counts it down. */
+  #pause(resumeInMs: number): void {
+    this.#resumeAt = Math.max(this.#resumeAt, Date.now() + resumeInMs);
+    this.#draw();
+    clearInterval(this.#ticker);
+    this.#ticker = setInterval(
+      () => {
+        this.#draw();
+        if (Date.now() >= this.#resumeAt) clearInterval(this.#ticker);
+      },
+      Math.max(100, this.#interval),
+    ).unref();
   }
 
   #draw(): void {

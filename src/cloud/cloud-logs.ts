@@ -3,7 +3,7 @@
  * newest first, read through the same {@link PagedList} as the REST lists, 100 rows a request.
  */
 import { ApiError } from '../errors.js';
-import { PagedList, type PageOptions, type WalkOptions } from '../paging.js';
+import { PagedList, type PageOptions, type RateLimitWatch, type WalkOptions } from '../paging.js';
 import type { CloudLogEntry, CloudLogRow, CloudVerb } from '../records.js';
 import { checkName, stripPrefix } from './cloud-values.js';
 
@@ -89,9 +89,10 @@ export function cloudLogList(
   fetchRaw: RawLogFetcher,
   url: string,
   options: CloudLogOptions = {},
+  watchRateLimits?: RateLimitWatch,
 ): PagedList<CloudLogEntry> {
   const { variable, limit, offset, ...walk } = options;
-  const settings = { pageSize: LOGS_PAGE_SIZE };
+  const settings = { pageSize: LOGS_PAGE_SIZE, watchRateLimits };
   if (variable === undefined) {
     return new PagedList(
       (size, from, signal) => readPage(fetchRaw, url, size, from, signal),

@@ -17,6 +17,7 @@ import { DEFAULT_USER_AGENT, HttpClient } from '../http.js';
 import { tryParseJson } from '../json.js';
 import type { PagedList } from '../paging.js';
 import type { CloudLogEntry } from '../records.js';
+import { type RateLimit, resolveRateLimit } from '../request-budget.js';
 import {
   assertBaseUrl,
   assertBoolean,
@@ -77,6 +78,11 @@ export interface CloudOptions {
   session?: ClientCore;
   /** The base URL of the logs endpoint (default: the session's `cloudHttp` on its platform host). */
   logsHost?: string;
+  /**
+   * The request budget of the log reads without a session (requests a second, default 10, or
+   * `{ perSecond, burst }`; `Infinity` turns it off). With a session, the session's `rateLimit` serves.
+   */
+  logsRateLimit?: number | RateLimit;
   /** The username of the handshake (default: the session's; on other hosts `player` and 6 digits). */
   username?: string;
   /**
@@ -238,6 +244,8 @@ export class Cloud extends TypedEmitter<CloudEventMap> {
   /** The values of the current handshake's first frame (what the server holds now). */
   #serverValues = new Map<string, string>();
   #http: HttpClient | undefined;
+  /** The budget of the log reads' own client (no session). */
+  readonly #logsRateLimit: Required<RateLimit>;
   /** Set after a permanent close: sets fail with it until `connect()` is called. */
   #failure: CloudError | null = null;
   /** The end of every set line: `user` and `project_id`, serialized once. */
@@ -270,6 +278,7 @@ export class Cloud extends TypedEmitter<CloudEventMap> {
     this.username = username ?? guestName();
 
     if (options.userAgent !== undefined) assertHeaderText(options.userAgent, 'options.userAgent', true);
+    this.#logsRateLimit = resolveRateLimit(options.logsRateLimit, 'options.logsRateLimit');
     this.userAgent = options.userAgent ?? session?.http.userAgent ?? DEFAULT_USER_AGENT;
     if (options.cookies !== undefined) assertHeaderText(options.cookies, 'options.cookies', true);
     this.#cookies = options.cookies;
@@ -478,6 +487,7 @@ export class Cloud extends TypedEmitter<CloudEventMap> {
         http.json<unknown>(url, { query: { projectid: this.projectId, limit, offset }, signal }),
       url,
       options,
+      (listener) => http.watchRateLimits(listener),
     );
   }
 
@@ -628,7 +638,7 @@ export class Cloud extends TypedEmitter<CloudEventMap> {
 
   #httpClient(): HttpClient {
     if (this.#session) return this.#session.http;
-    this.#http ??= new HttpClient({ userAgent: this.userAgent });
+    this.#http ??= new HttpClient({ userAgent: this.userAgent, rateLimit: this.#logsRateLimit });
     return this.#http;
   }
 }

@@ -27,6 +27,7 @@ export {
   type UserActivity,
   type VariableActivity,
 } from './aggregate.js';
+export { installAutoProgress, type ProgressReport, type ProgressSink } from './auto-progress.js';
 export {
   type Bar,
   type BarChartOptions,

@@ -8,6 +8,7 @@ import { checkProject, repairProject } from '../project/project-check.js';
 import { type ProjectInput, toProjectFiles } from '../project/project-input.js';
 import { isProjectJson, type ProjectFiles, type ProjectJson } from '../project/project-json.js';
 import type { Comment, Project, ProjectSaveAnswer } from '../records.js';
+import type { RateLimitWait } from '../request-budget.js';
 import { assertInteger, assertObject, assertString, toId } from '../validate.js';
 import type {
   CommentPostOptions,
@@ -30,6 +31,8 @@ export interface TransferProgress {
   bytes: number;
   /** The asset just finished. */
   asset?: string;
+  /** Set while the service makes the transfer wait: `{ resumeInMs, message: 'rate-limited, resuming in 2.1 s' }`. */
+  rateLimited?: RateLimitWait;
 }
 
 /** Options of `download` and `save`. */
@@ -205,16 +208,21 @@ export class Projects extends Resource {
     const assets = new Map<string, Uint8Array>();
     let bytes = 0;
     onProgress?.({ done: 0, total: names.length, bytes });
-    await mapConcurrent(
-      names,
-      concurrency,
-      async (name) => {
-        const data = await this.downloadAsset(name, { signal });
-        assets.set(name, data);
-        bytes += data.byteLength;
-        onProgress?.({ done: assets.size, total: names.length, bytes, asset: name });
-      },
-      signal,
+    await this.#reportingWaits(
+      onProgress,
+      () => ({ done: assets.size, total: names.length, bytes }),
+      () =>
+        mapConcurrent(
+          names,
+          concurrency,
+          async (name, _index, each) => {
+            const data = await this.downloadAsset(name, { signal: each });
+            assets.set(name, data);
+            bytes += data.byteLength;
+            onProgress?.({ done: assets.size, total: names.length, bytes, asset: name });
+          },
+          signal,
+        ),
     );
     // Keep the project's own order, not the order the transfers finished in.
     return { json, assets: new Map(names.map((name) => [name, assets.get(name)!])) };
@@ -247,12 +255,28 @@ export class Projects extends Resource {
   }
 
   /** The upload itself, of an asset whose name and md5 are already checked. */
-  async #postAsset(name: string, data: Uint8Array): Promise<void> {
+  async #postAsset(name: string, data: Uint8Array, signal?: AbortSignal): Promise<void> {
     await this.session.authedFetch(
       `${this.session.assetsHost}/${name}`,
-      { method: 'POST', body: data },
+      { method: 'POST', body: data, signal },
       { 'Content-Type': contentTypeFor(name) },
     );
+  }
+
+  /** Runs `work`, reporting the service's rate-limit pauses meanwhile through `onProgress`. */
+  async #reportingWaits<R>(
+    onProgress: ((progress: TransferProgress) => void) | undefined,
+    current: () => TransferProgress,
+    work: () => Promise<R>,
+  ): Promise<R> {
+    const unwatch =
+      onProgress &&
+      this.session.http.watchRateLimits((rateLimited) => onProgress({ ...current(), rateLimited }));
+    try {
+      return await work();
+    } finally {
+      unwatch?.();
+    }
   }
 
   /**
@@ -289,17 +313,22 @@ export class Projects extends Resource {
     let done = 0;
     let bytes = 0;
     onProgress?.({ done, total: entries.length, bytes });
-    await mapConcurrent(
-      entries,
-      concurrency,
-      async ([name, data]) => {
-        // checkProject above has hashed every asset and checked its name: not again here.
-        await this.#postAsset(name, data);
-        done++;
-        bytes += data.byteLength;
-        onProgress?.({ done, total: entries.length, bytes, asset: name });
-      },
-      signal,
+    await this.#reportingWaits(
+      onProgress,
+      () => ({ done, total: entries.length, bytes }),
+      () =>
+        mapConcurrent(
+          entries,
+          concurrency,
+          async ([name, data], _index, each) => {
+            // checkProject above has hashed every asset and checked its name: not again here.
+            await this.#postAsset(name, data, each);
+            done++;
+            bytes += data.byteLength;
+            onProgress?.({ done, total: entries.length, bytes, asset: name });
+          },
+          signal,
+        ),
     );
     return this.setJson(projectId, json);
   }

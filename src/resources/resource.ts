@@ -24,7 +24,7 @@ export function apiList<T>(
       session.apiGet<T[]>(await pathOf(), { ...query, limit: pageLimit, offset: pageOffset }, signal),
     { limit, offset },
     walk,
-    settings,
+    { ...settings, watchRateLimits: (listener) => session.http.watchRateLimits(listener) },
   );
 }
 

@@ -44,7 +44,12 @@ export class Studios extends Resource {
       start,
     );
     // One request at a time: each page starts where the one before ended.
-    return new PagedList(fetch, { limit, offset }, { ...walk, prefetch: 1 });
+    return new PagedList(
+      fetch,
+      { limit, offset },
+      { ...walk, prefetch: 1 },
+      { watchRateLimits: (listener) => this.session.http.watchRateLimits(listener) },
+    );
   }
 
   /** One studio. */

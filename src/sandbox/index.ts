@@ -41,10 +41,12 @@ import { type DemoAccount, type Samples, seedStore } from './seed.js';
 import { createSandboxServer } from './server.js';
 import { SessionTable } from './sessions.js';
 import { registerStore } from './store-access.js';
+import { Traffic } from './traffic.js';
 import { Views } from './views.js';
 
 export type { SandboxOptions } from './options.js';
 export type { DemoAccount, Samples } from './seed.js';
+export type { SandboxRateLimit, Traffic, TrafficEntry } from './traffic.js';
 
 /** A running sandbox. */
 export interface Sandbox {
@@ -63,6 +65,11 @@ export interface Sandbox {
   cloudProjectId: number;
   /** WebSocket URL of the alternate-policy cloud endpoint (no login; a browser, or a bot whose User-Agent names a contact). */
   alternateCloudHost: string;
+  /**
+   * What reached the HTTP side: requests, 429s of the rate limit, block pages, a log of arrivals;
+   * and the `block` switch (every request answers an HTML 403 page while it is on).
+   */
+  traffic: Traffic;
   /** Closes the server and every socket (keep-alive ones included) promptly. */
   close(): Promise<void>;
 }
@@ -84,7 +91,9 @@ export async function startSandbox(options?: SandboxOptions): Promise<Sandbox> {
   const opts = resolveOptions(options);
   const { store, accounts, samples } = await seedStore(opts.seed);
   store.social.guard = new CommentGuard({ floodMax: opts.commentsPerMinute });
+  const traffic = new Traffic(opts.rateLimit, opts.block);
   const http = createSandboxServer({
+    admit: (req) => traffic.admit(req),
     latency: opts.latency,
     // The simulated latency runs before a body is read, so it must not eat the client's time.
     requestTimeout: opts.requestTimeout + opts.latency,
@@ -156,6 +165,7 @@ export async function startSandbox(options?: SandboxOptions): Promise<Sandbox> {
     server: http.server,
     cloudProjectId: cloud.projectId,
     alternateCloudHost: cloud.alternateHost,
+    traffic,
     close: () => {
       // Cloud clients get a proper close (1001) before the HTTP side drops every socket.
       closing ??= cloud.server.close().then(() => http.close());

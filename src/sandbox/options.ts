@@ -4,6 +4,7 @@
  * RangeError, as everywhere in the public API.
  */
 import { describe } from '../validate.js';
+import { resolveSandboxRateLimit, type SandboxRateLimit } from './traffic.js';
 
 /** Options of `startSandbox`. */
 export interface SandboxOptions {
@@ -37,6 +38,17 @@ export interface SandboxOptions {
    * (WIRE.md §11.4), 1 to 100,000; default 5. Raise it for tests that post many comments.
    */
   commentsPerMinute?: number;
+  /**
+   * The platform's HTTP rate limit, per client address: requests a second (a burst of one
+   * second's worth), or `{ perSecond, burst, retryAfter }`. Past it the answer is 429, with a
+   * `Retry-After` unless `retryAfter: false`. Default: no limit.
+   */
+  rateLimit?: number | SandboxRateLimit | false;
+  /**
+   * Answer every HTTP request with an HTML 403 page, as the platform answers a blocked address
+   * (switch it later with `sandbox.traffic.block`). Default false.
+   */
+  block?: boolean;
 }
 
 /** Every option with its value filled in. */
@@ -50,6 +62,8 @@ export interface ResolvedOptions {
   requestTimeout: number;
   assetQuota: number;
   commentsPerMinute: number;
+  rateLimit: Required<SandboxRateLimit> | null;
+  block: boolean;
 }
 
 const DEFAULTS: ResolvedOptions = {
@@ -62,6 +76,8 @@ const DEFAULTS: ResolvedOptions = {
   requestTimeout: 30_000,
   assetQuota: 100 * 1024 * 1024,
   commentsPerMinute: 5,
+  rateLimit: null,
+  block: false,
 };
 
 /** A latency past this is a mistake, not a slow network (and timers cap out near 24.8 days). */
@@ -124,6 +140,10 @@ export function resolveOptions(options: unknown): ResolvedOptions {
       `options.commentsPerMinute must be a whole number 1..100000, got ${commentsPerMinute}`,
     );
   }
+  const rateLimit = resolveSandboxRateLimit(given.rateLimit);
+  const block = pick('block');
+  if (typeof block !== 'boolean')
+    throw new TypeError(`options.block must be a boolean, got ${describe(block)}`);
   return {
     port,
     host,
@@ -134,6 +154,8 @@ export function resolveOptions(options: unknown): ResolvedOptions {
     requestTimeout,
     assetQuota,
     commentsPerMinute,
+    rateLimit,
+    block,
   };
 }
 

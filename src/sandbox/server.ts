@@ -26,6 +26,11 @@ export interface ServerOptions {
    * once. Default {@link DEFAULT_MAX_CONNECTIONS}.
    */
   maxConnections?: number;
+  /**
+   * Decides on each request as it arrives (before the latency): an answer to send instead of
+   * routing it (a 429, a block page), or `undefined` to route it.
+   */
+  admit?: (req: IncomingMessage) => Reply | undefined;
 }
 
 /** The default of {@link ServerOptions.maxConnections}: well under a typical file limit. */
@@ -76,10 +81,12 @@ export function createSandboxServer(options: ServerOptions): SandboxServer {
   );
 
   async function answer(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    // The limit counts requests as they arrive, as a limiter in front of a service does.
+    const refusal = options.admit?.(req);
     if (options.latency > 0) await delay(options.latency);
     let reply: Reply;
     try {
-      reply = await route(req);
+      reply = refusal ?? (await route(req));
     } catch (err) {
       reply = errorReply(err);
       if (!(err instanceof HttpError)) server.emit('handlerError', err);

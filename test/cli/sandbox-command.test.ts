@@ -41,6 +41,27 @@ describe('scratchlab sandbox', () => {
     expect((await session.news()).length).toBeGreaterThan(0);
   });
 
+  it('--rate-limit N keeps the platform limit per address: 429 past it', async () => {
+    child = spawn(process.execPath, [cli, 'sandbox', '--port', '0', '--rate-limit', '2', '--no-retry-after']);
+    const banner = await new Promise<string>((resolve, reject) => {
+      let text = '';
+      child!.stdout!.on('data', (d) => {
+        text += d;
+        if (text.includes('Ctrl-C')) resolve(text);
+      });
+      child!.on('exit', (code) => reject(new Error(`exited with ${code}`)));
+    });
+    expect(banner).toContain('rate limit: 2 requests a second per address (burst 2)');
+    const api = banner.match(/api\s+(http:\/\/\S+)/)![1]!;
+    const answers = await Promise.all([1, 2, 3, 4].map(() => fetch(`${api}/health`)));
+    expect(answers.map((answer) => answer.status).sort()).toEqual([200, 200, 429, 429]);
+    expect(answers.map((answer) => answer.headers.get('retry-after'))).toEqual([null, null, null, null]);
+    await Promise.all(answers.map((answer) => answer.text()));
+    const bad = await run(['sandbox', '--rate-limit', 'lots']);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain('--rate-limit must be a number of requests a second > 0, got lots');
+  });
+
   it('explains bad arguments and unknown commands', async () => {
     const bad = await run(['sandbox', '--latency', 'soon']);
     expect(bad.code).toBe(1);

@@ -89,6 +89,82 @@ describe('retries', () => {
   });
 });
 
+describe('rate limits and blocks', () => {
+  const page = (res: ServerResponse, status: number, headers: Record<string, string> = {}) => {
+    res.writeHead(status, { 'content-type': 'text/html', ...headers });
+    res.end(
+      '<!DOCTYPE html><html><head><title>Access denied</title><style>p{}</style></head><body><p>Too much traffic from your address.</p></body></html>',
+    );
+  };
+
+  it('a 403 page is named a block at once; a 429 or 503 page gets two tries at most', async () => {
+    for (const [status, tries] of [
+      [403, 1],
+      [429, 2],
+      [503, 2],
+    ] as const) {
+      hits = [];
+      handler = (_req, res) => page(res, status, { 'retry-after': '0' });
+      const error = await caught(session().apiGet('/users/someone'));
+      expect(error).toMatchObject({ status, blocked: true });
+      expect(error.reason).toBe(
+        `the address looks blocked or rate-limited: the service answered ${status} with an HTML page instead of JSON: "Access denied Too much traffic from your address."`,
+      );
+      expect(hits.length).toBe(tries);
+    }
+  });
+
+  it('an HTML page where JSON was due (200) is named too, not a JSON parse error', async () => {
+    handler = (_req, res) => page(res, 200);
+    const error = await caught(session().apiGet('/users/someone'));
+    expect(error).toMatchObject({ status: 200, blocked: true });
+    expect(error.message).toContain('looks blocked or rate-limited');
+    expect(error.message).toContain('"Access denied Too much traffic from your address."');
+  });
+
+  it('a JSON 403 is the API’s own answer, not a block', async () => {
+    handler = (_req, res) => json(res, 403, { code: 'Forbidden', message: 'not yours' });
+    const error = await caught(session().apiGet('/projects/1'));
+    expect(error).toMatchObject({ status: 403, blocked: false, reason: 'not yours' });
+  });
+
+  it('a write refused with 429 is retried (nothing was done); a 503 to a write is not', async () => {
+    hits = [];
+    let n = 0;
+    handler = (_req, res) => {
+      n++;
+      if (n === 1) return json(res, 429, { code: 'TooMany', message: 'slow down' }, { 'retry-after': '0' });
+      json(res, 200, { saved: true });
+    };
+    expect(await session().http.json(`${base}/save`, { method: 'PUT', json: {} })).toEqual({ saved: true });
+    expect(hits.map((hit) => hit.method)).toEqual(['PUT', 'PUT']);
+    hits = [];
+    handler = (_req, res) => json(res, 503, { code: 'Unavailable', message: 'busy' });
+    await expect(session().http.json(`${base}/save`, { method: 'PUT', json: {} })).rejects.toMatchObject({
+      status: 503,
+    });
+    expect(hits).toHaveLength(1);
+  });
+
+  it('a 429 that stays says so and names the budget; a Retry-After past maxRetryDelay fails at once', async () => {
+    hits = [];
+    handler = (_req, res) =>
+      json(res, 429, { code: 'TooMany', message: 'slow down' }, { 'retry-after': '0' });
+    const error = await caught(session({ retries: 1 }).apiGet('/users/someone'));
+    expect(error).toMatchObject({ status: 429, blocked: false });
+    expect(error.reason).toBe(
+      "rate-limited: still refused after 2 tries (slow down); lower the session's rateLimit",
+    );
+    hits = [];
+    const later = new Date(Date.now() + 3_600_000).toUTCString();
+    handler = (_req, res) =>
+      json(res, 429, { code: 'TooMany', message: 'slow down' }, { 'retry-after': later });
+    const long = await caught(session().apiGet('/users/someone'));
+    expect(long.reason).toMatch(/^the service asks to retry after 3[56]\d\d s$/);
+    expect(hits).toHaveLength(1);
+  });
+});
+
 describe('redirects', () => {
   it('never forwards tokens to another origin', async () => {
     const seen: Record<string, string | undefined>[] = [];

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { Cloud } from '../../src/cloud/index.js';
 import { ApiError, Session } from '../../src/index.js';
-import { useSandbox } from '../support/sandbox.js';
+import { SUITE_SESSION_BUDGET, useSandbox } from '../support/sandbox.js';
 
 const ctx = useSandbox();
 const DAY = 86_400_000;
@@ -18,6 +18,7 @@ const reader = () =>
     host: ctx.sandbox.hosts.cloudWs,
     username: 'reader',
     logsHost: ctx.sandbox.hosts.cloudHttp,
+    logsRateLimit: SUITE_SESSION_BUDGET,
   });
 
 describe('cloud logs', () => {
@@ -121,10 +122,17 @@ describe('cloud logs', () => {
     expect(() => cloud.logs()).toThrow(/pass the logsHost option/);
   });
 
-  it('session.cloud reads the session’s cloudHttp', async () => {
+  it('session.cloud reads the session’s cloudHttp, in the session’s request budget', async () => {
     const session = await ctx.login(0);
     const page = await session.cloud(ctx.sandbox.cloudProjectId).logs({ limit: 5 });
     expect(page).toHaveLength(5);
+    expect(session.http.budgetFor(ctx.sandbox.hosts.cloudHttp)).toBe(session.http.budgetFor(session.apiHost));
+  });
+
+  it('a cloud without a session checks the budget of its own log reads', () => {
+    const options = { projectId: 1, host: ctx.sandbox.hosts.cloudWs, username: 'reader' };
+    expect(() => new Cloud({ ...options, logsRateLimit: 0 })).toThrow(RangeError);
+    expect(() => new Cloud({ ...options, logsRateLimit: '5' as never })).toThrow(TypeError);
   });
 });
 

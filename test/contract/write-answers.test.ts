@@ -170,7 +170,10 @@ describe('through the real client', () => {
     expect(deep).toMatchObject({ status: 200, reason: 'the HTML nests deeper than 1000 levels; refused' });
     // The profile's activity, the other HTML answer, is refused the same way.
     const activity = await caught(session.users.activity('deep'));
-    expect(activity).toMatchObject({ status: 200, reason: 'the HTML nests deeper than 1000 levels; refused' });
+    expect(activity).toMatchObject({
+      status: 200,
+      reason: 'the HTML nests deeper than 1000 levels; refused',
+    });
     const table = toTable([thread]);
     expect(table.rows[0]!.slice(0, 4)).toEqual([
       '301',

@@ -58,7 +58,9 @@ describe.skipIf(!hasJupyter)('the kernel under Jupyter', () => {
     return executeNotebook(home, path, { allowErrors: options.allowErrors });
   };
 
-  it('has the session, the sandbox, the exports and the helpers, and renders values', async () => {
+  it('has the session, the sandbox, the exports and the helpers, and renders values', {
+    timeout: 90_000,
+  }, async () => {
     const cells = [
       /* 0 */ 'session',
       /* 1 */ 'const me: User = await session.users.get(session.username!);\nme',
@@ -85,6 +87,7 @@ describe.skipIf(!hasJupyter)('the kernel under Jupyter', () => {
         'handle.data.length',
       ].join('\n'),
       /* 12 */ 'JSON.stringify(session)',
+      /* 13 */ '(await session.users.followers(sandbox.samples.popularUser, { limit: 800 }).all()).length',
     ];
     const { notebook } = await execute('behaviour', cells, { allowErrors: true });
     const c = notebook.cells;
@@ -134,6 +137,13 @@ describe.skipIf(!hasJupyter)('the kernel under Jupyter', () => {
     expect(text(liveOut[0]!.data!['text/plain'] as string)).toMatch(/score 40 \(5 changes\)\n\(stopped\)$/);
     expect(plain(c[11]!)).toBe('5');
     expect(plain(c[12]!)).not.toMatch(/token/i);
+    // A walk long enough to show progress: one output, updated in place, kept as a summary.
+    expect(plain(c[13]!)).toBe('800');
+    const progress = displays(c[13]!);
+    expect(progress).toHaveLength(1);
+    expect(text(progress[0]!.data!['text/plain'] as string)).toMatch(
+      /^all pages: 800 rows · 20 pages · [\d.]+ s \(done\)$/,
+    );
 
     const all = JSON.stringify(notebook);
     for (const pattern of SECRET_PATTERNS) expect(all).not.toMatch(pattern);

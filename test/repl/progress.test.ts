@@ -44,6 +44,32 @@ describe('ProgressBar', () => {
     expect(stream.written.endsWith('\r\x1b[K')).toBe(true);
   });
 
+  it('says when the service makes the work wait, and counts down to the resume', () => {
+    vi.useFakeTimers();
+    const stream = new FakeStderr();
+    const onProgress = withProgress('followers', { stream, delay: 1000, interval: 0 });
+    onProgress({ items: 80, pages: 2, done: false });
+    expect(stream.written).toBe('');
+    // A pause shows at once, before the bar's own delay.
+    onProgress({
+      items: 80,
+      pages: 2,
+      done: false,
+      rateLimited: { resumeInMs: 2100, status: 429, message: 'rate-limited, resuming in 2.1 s' },
+    });
+    expect(stream.written).toMatch(
+      /followers \S 80 rows · 2 pages · [\d.]+s · rate-limited, resuming in 2\.1 s$/,
+    );
+    vi.advanceTimersByTime(1000);
+    expect(stream.written).toMatch(/rate-limited, resuming in 1\.1 s$/);
+    vi.advanceTimersByTime(1200);
+    expect(stream.written).not.toMatch(/resuming in [\d.]+ s$/);
+    onProgress({ items: 120, pages: 3, done: false });
+    expect(stream.written).toMatch(/followers \S 120 rows · 3 pages · [\d.]+s$/);
+    onProgress({ items: 120, pages: 3, done: true });
+    expect(stream.written.endsWith('\r\x1b[K')).toBe(true);
+  });
+
   it('draws nothing when stderr is not a terminal', () => {
     const stream = new FakeStderr();
     stream.isTTY = false;

@@ -35,9 +35,12 @@ describe('startSandbox options', () => {
       cloudRateLimits: undefined,
       requestTimeout: undefined,
       assetQuota: undefined,
+      rateLimit: undefined,
+      block: undefined,
     });
     try {
       expect(sandbox.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      expect(sandbox.traffic).toMatchObject({ rateLimit: null, block: false });
     } finally {
       await sandbox.close();
     }

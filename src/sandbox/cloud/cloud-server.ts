@@ -33,6 +33,7 @@ import { hasControlCharacters } from '../../cloud/cloud-values.js';
 import { SESSION_COOKIE } from '../../cookies.js';
 import { isUsername } from '../../validate.js';
 import { parseCookies } from '../http-utils.js';
+import { RateBuckets } from '../rate-buckets.js';
 import { type ClientMessage, parseClientFrame } from './client-messages.js';
 import {
   acceptsName,
@@ -44,7 +45,6 @@ import {
 } from './cloud-policy.js';
 import { CloudRoom, type RoomMember } from './cloud-room.js';
 import { type CloudChange, type CloudLogRecord, CloudState } from './cloud-state.js';
-import { RateBuckets } from './rate-buckets.js';
 import { refuseUpgrade, type UpgradeRefusal, upgradeProblem } from './upgrade-refusal.js';
 import { acceptsUserAgent, isBrowserUpgrade } from './user-agent-rule.js';
 import { PLATFORM_COOKIE_WARNING, USER_AGENT_WARNING } from './warning-frames.js';

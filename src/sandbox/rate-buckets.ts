@@ -1,22 +1,27 @@
 /**
- * The rate limit's buckets, one per user and project (not per connection: a client that
- * reconnects finds its bucket as it left it). The table is bounded: a bucket that has refilled
- * to its burst is the same as a new one, so it is dropped first; past the bound the least
- * recently used buckets go.
+ * A rate limit's buckets, one per key: per user and project for the cloud (not per connection: a
+ * client that reconnects finds its bucket as it left it), per client address for HTTP. The table
+ * is bounded: a bucket that has refilled to its burst is the same as a new one, so it is dropped
+ * first; past the bound the least recently used buckets go.
  */
-import type { CloudRateLimit } from './cloud-policy.js';
-import { TokenBucket } from './token-bucket.js';
+import { TokenBucket } from '../token-bucket.js';
+
+/** Requests (or messages) a second, and how many may come at once after a quiet time. */
+export interface BucketLimit {
+  perSecond: number;
+  burst: number;
+}
 
 /** Buckets kept at most (a bucket is a few dozen bytes). */
 export const MAX_RATE_BUCKETS = 10_000;
 
 export class RateBuckets {
-  readonly limit: CloudRateLimit;
+  readonly limit: BucketLimit;
   readonly maxBuckets: number;
   /** Least recently used first. */
   readonly #buckets = new Map<string, TokenBucket>();
 
-  constructor(limit: CloudRateLimit, maxBuckets = MAX_RATE_BUCKETS) {
+  constructor(limit: BucketLimit, maxBuckets = MAX_RATE_BUCKETS) {
     this.limit = limit;
     this.maxBuckets = maxBuckets;
   }
@@ -37,6 +42,11 @@ export class RateBuckets {
     }
     this.#buckets.set(key, bucket);
     return bucket.take(now);
+  }
+
+  /** Milliseconds until `key`'s bucket has a token again (0 when it has one). */
+  msUntilToken(key: string, now = performance.now()): number {
+    return this.#buckets.get(key)?.msUntilToken(now) ?? 0;
   }
 
   /** Drops the full buckets, then the least recently used ones, down to 90% of the bound. */
