@@ -155,4 +155,22 @@ describe('messages', () => {
     expect(() => session.messages.events({ interval: 0 })).toThrow(RangeError);
     expect(() => session.messages.events({ lastSeenId: -1 })).toThrow(RangeError);
   });
+
+  it('a failing poll is an error event, and polling goes on', async () => {
+    const session = await ctx.login(1);
+    const events = session.messages.events({ interval: 0.05 });
+    await events.start();
+    const errors: Error[] = [];
+    const twice = new Promise<void>((resolve) =>
+      events.on('error', (error) => {
+        errors.push(error);
+        if (errors.length === 2) resolve();
+      }),
+    );
+    await session.logout(); // every poll from now on is refused
+    await twice;
+    await events.stop();
+    expect(errors[0]).toBeInstanceOf(LoginRequiredError);
+    expect(events.running).toBe(false);
+  });
 });
