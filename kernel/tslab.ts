@@ -10,6 +10,7 @@
  */
 import { createRequire } from 'node:module';
 import type * as TypeScript from '@tslab/typescript-for-tslab';
+import { awaitingConverter, type Conversion } from './execution/top-level-await.js';
 
 const require = createRequire(import.meta.url);
 
@@ -45,6 +46,8 @@ export interface Executor {
 
 /** tslab's TypeScript converter (one for Node code, one for browser code). */
 export interface Converter {
+  /** Compiles a cell after the declarations `prevDecl` of the cells before it. */
+  convert(prevDecl: string, src: string): Conversion;
   close(): void;
 }
 
@@ -92,13 +95,19 @@ export function currentWriter(): WriteDisplayData | null {
   return jupyter.lastWriteDisplayData;
 }
 
-/** Node and browser converters, created on first use as tslab's own start-up does. */
+/**
+ * Node and browser converters, created on first use as tslab's own start-up does. The Node one
+ * decides top-level `await` from the cell's syntax tree (./execution/top-level-await.ts).
+ */
 export function converterSet(): ConverterSet {
   let node: Converter | undefined;
   let browser: Converter | undefined;
   return {
     get node() {
-      node ??= converter.createConverter({ isJS: false, isBrowser: false });
+      node ??= awaitingConverter(
+        tslabTypeScript(),
+        converter.createConverter({ isJS: false, isBrowser: false }),
+      );
       return node;
     },
     get browser() {

@@ -1,4 +1,5 @@
 import { redactJson, redactSecrets, redactUrl } from './redact.js';
+import type { CommentRejectionCode, MuteStatus } from './write-records.js';
 
 /** What an {@link ApiError} knows about the failed request. */
 export interface ApiErrorInit {
@@ -28,7 +29,7 @@ export interface ApiErrorInit {
  * `ApiError` is safe to print or log.
  */
 export class ApiError extends Error {
-  override readonly name = 'ApiError';
+  override readonly name: string = 'ApiError';
   /** HTTP status; `undefined` when the request never got an answer. */
   readonly status: number | undefined;
   /** The URL of the request (secrets redacted). */
@@ -87,4 +88,76 @@ export function reasonOf(body: unknown, fallback = ''): string {
     }
   }
   return fallback;
+}
+
+/** What the service says about each refusal code of a comment (WIRE.md §11.4), in plain words. */
+const REJECTION_REASONS: Record<CommentRejectionCode, string> = {
+  isEmpty: 'the comment is empty',
+  isFlood: 'comments are being posted too fast; wait a little between them',
+  isBad: 'the comment was flagged as inappropriate and the account is now muted',
+  hasChatSite: 'the comment links to a site with unmoderated chat',
+  isSpam: 'the same comment was posted several times',
+  isDisallowed: 'comments are turned off here',
+  isIPMuted: 'comments from this network are muted',
+  isTooLong: 'the comment is too long (500 characters at most)',
+  isNotPermitted: 'this account may not post comments here',
+  isNotPermittedByParent: 'replies to this comment are not allowed',
+  isMuted: 'the account is muted',
+  isUnconstructive: 'the comment was flagged as unconstructive',
+};
+
+/** What a {@link CommentRejectedError} is made from. */
+export interface CommentRejectedInit {
+  /** The HTTP status the refusal came with: 200 (`rejected`), or 403 for a muted account. */
+  status?: number;
+  url: string;
+  method: string;
+  /** The service's refusal code (`isFlood`, `isBad`, …). */
+  code: string;
+  muteStatus?: MuteStatus;
+  appealId?: string | number;
+  /** The answer as it came (JSON, or the profile page's error data). */
+  body?: unknown;
+}
+
+/**
+ * A comment the service refused (WIRE.md §11.4). The real service answers HTTP 200 with
+ * `{"rejected": code}`; this error carries that `code` and, when the account is muted, the mute
+ * status. `status` is the status the refusal came with: 200, or 403 when the service refuses a
+ * muted account with `{"mute_status": …}` instead (`code` is then `isMuted`). Comments are never
+ * retried.
+ */
+export class CommentRejectedError extends ApiError {
+  override readonly name: string = 'CommentRejectedError';
+  /** The refusal code: one of {@link CommentRejectionCode}, or a code this client does not know yet. */
+  readonly code: CommentRejectionCode | (string & {});
+  /** The account's mute status, when the service sent it (muted now, or just muted by this comment). */
+  readonly muteStatus: MuteStatus | undefined;
+  /** The appeal id of an IP mute (`isIPMuted`), when given. */
+  readonly appealId: string | number | undefined;
+
+  constructor(init: CommentRejectedInit) {
+    const known = REJECTION_REASONS[init.code as CommentRejectionCode];
+    super({
+      status: init.status ?? 200,
+      url: init.url,
+      method: init.method,
+      body: init.body,
+      reason: `comment rejected (${init.code})${known ? `: ${known}` : ''}`,
+    });
+    this.code = init.code;
+    this.muteStatus = init.muteStatus;
+    this.appealId = init.appealId;
+  }
+
+  /** When the current mute ends, if the account is muted (from `muteStatus.muteExpiresAt`, unix seconds). */
+  get mutedUntil(): Date | undefined {
+    const seconds = this.muteStatus?.muteExpiresAt;
+    return typeof seconds === 'number' && seconds * 1000 > Date.now() ? new Date(seconds * 1000) : undefined;
+  }
+
+  /** True when the service says the account is muted now. */
+  get muted(): boolean {
+    return this.mutedUntil !== undefined;
+  }
 }

@@ -3,7 +3,7 @@
  * htmlparser2 builds the tree, forgiving as browsers are; these few helpers find elements by tag,
  * class, id or attribute and read their text. No regular expressions over markup.
  */
-import { DomUtils, parseDocument } from 'htmlparser2';
+import { DomHandler, DomUtils, Parser, type parseDocument } from 'htmlparser2';
 
 /** A parsed HTML document. */
 export type HtmlDocument = ReturnType<typeof parseDocument>;
@@ -23,10 +23,47 @@ export interface ElementTest {
   attribute?: string | readonly [string, string];
 }
 
-/** Parses HTML text (a whole page or a fragment). Entities are decoded in text and attributes. */
+/** The deepest nesting read: real pages nest a few dozen levels; the searches cost more per level. */
+export const MAX_HTML_DEPTH = 1_000;
+
+/** HTML nested deeper than {@link MAX_HTML_DEPTH}: refused before anything walks it. */
+export class HtmlDepthError extends RangeError {
+  override readonly name = 'HtmlDepthError';
+  constructor(readonly limit: number) {
+    super(`the HTML nests deeper than ${limit} levels; refused`);
+  }
+}
+
+/**
+ * Parses HTML text (a whole page or a fragment). Entities are decoded in text and attributes.
+ * @throws HtmlDepthError when elements nest deeper than {@link MAX_HTML_DEPTH} (a hostile page
+ *   would otherwise make the parse and every search slow, and overflow the text readers' stack).
+ */
 export function parseHtml(html: string): HtmlDocument {
   if (typeof html !== 'string') throw new TypeError('html must be a string');
-  return parseDocument(html, { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true });
+  const options = { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true };
+  const handler = new DepthLimitedHandler();
+  new Parser(handler, options).end(html);
+  return handler.root;
+}
+
+/**
+ * htmlparser2's tree builder, counting open elements as it goes: past the limit it stops the
+ * parse at once (the parser's own work grows with the depth at every tag, so counting after
+ * parsing would come too late).
+ */
+class DepthLimitedHandler extends DomHandler {
+  #depth = 0;
+
+  override onopentag(name: string, attribs: Record<string, string>): void {
+    if (++this.#depth > MAX_HTML_DEPTH) throw new HtmlDepthError(MAX_HTML_DEPTH);
+    super.onopentag(name, attribs);
+  }
+
+  override onclosetag(): void {
+    this.#depth--;
+    super.onclosetag();
+  }
 }
 
 function matches(element: HtmlElement, test: ElementTest): boolean {

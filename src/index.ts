@@ -19,7 +19,13 @@ export {
   type SqlQuery,
 } from './databases/sql-database.js';
 export { decode, decodeList, Encoding, type EncodingOptions, encode, encodeList } from './encoding.js';
-export { ApiError, type ApiErrorInit, LoginRequiredError } from './errors.js';
+export {
+  ApiError,
+  type ApiErrorInit,
+  CommentRejectedError,
+  type CommentRejectedInit,
+  LoginRequiredError,
+} from './errors.js';
 export { type Hosts, PLATFORM_HOSTS, resolveHosts } from './hosts.js';
 export {
   DEFAULT_MAX_DOWNLOAD_BYTES,
@@ -102,3 +108,4 @@ export type {
 export { type StudioActivityOptions, Studios } from './resources/studios.js';
 export { type UserActivityOptions, Users } from './resources/users.js';
 export { type AuthedRequestOptions, Session, type SessionOptions } from './session.js';
+export type * from './write-records.js';

@@ -113,7 +113,8 @@ function isInternalFrame(location: string): boolean {
   );
 }
 
-const FRAME = /^\s*at (?:(.*?) \()?(.*?)(?::(\d+):(\d+))?\)?$/;
+// `at async …` is a frame resumed after an `await` (a cell awaiting at its top level is one).
+const FRAME = /^\s*at (?:async )?(?:(.*?) \()?(.*?)(?::(\d+):(\d+))?\)?$/;
 
 /** `----> 2 code` with its neighbours, as IPython prints a frame. */
 function excerpt(source: readonly string[], line: number): string {

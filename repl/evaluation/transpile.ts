@@ -1,7 +1,8 @@
 /**
  * REPL input → JavaScript a `vm.Script` can run: TypeScript types stripped by esbuild, `import`
  * declarations turned into `await import()`, top-level `await` wrapped in an async function
- * (node-repl-await), and incomplete input recognised so the REPL asks for more lines.
+ * (node-repl-await), top-level declarations made re-declarable (./redeclarable.ts), and incomplete
+ * input recognised so the REPL asks for more lines.
  */
 import { Recoverable } from 'node:repl';
 import type { TransformOptions, TransformResult } from 'esbuild';
@@ -35,33 +36,37 @@ type Transform = (code: string, options: TransformOptions) => Promise<TransformR
 interface Tools {
   transform: Transform;
   processTopLevelAwait: (code: string) => string | null;
+  redeclarable: (code: string) => string;
 }
 
 let tools: Promise<Tools> | undefined;
 
 /**
- * esbuild (which starts a helper process) and node-repl-await (which loads a parser) are loaded on
- * first use, so the prompt does not wait for them.
+ * esbuild (which starts a helper process), node-repl-await and ./redeclarable.ts (which load a
+ * parser) are loaded on first use, so the prompt does not wait for them.
  */
 function loadTools(): Promise<Tools> {
-  tools ??= Promise.all([import('esbuild'), import('node-repl-await')]).then(([esbuild, nra]) => {
-    const transform: Transform = esbuild.transform;
-    return {
-      async transform(code, options) {
-        try {
-          return await transform(code, options);
-        } catch (error) {
-          // Ctrl-C in a runaway loop sends SIGINT to the whole process group, esbuild's helper
-          // process included. `stop()` forgets the dead helper; the next call starts a new one.
-          if (!(error instanceof Error && /service (is no longer running|was stopped)/.test(error.message)))
-            throw error;
-          await esbuild.stop();
-          return transform(code, options);
-        }
-      },
-      processTopLevelAwait: (code: string) => nra.processTopLevelAwait(code) || null,
-    };
-  });
+  tools ??= Promise.all([import('esbuild'), import('node-repl-await'), import('./redeclarable.js')]).then(
+    ([esbuild, nra, { redeclarable }]) => {
+      const transform: Transform = esbuild.transform;
+      return {
+        async transform(code, options) {
+          try {
+            return await transform(code, options);
+          } catch (error) {
+            // Ctrl-C in a runaway loop sends SIGINT to the whole process group, esbuild's helper
+            // process included. `stop()` forgets the dead helper; the next call starts a new one.
+            if (!(error instanceof Error && /service (is no longer running|was stopped)/.test(error.message)))
+              throw error;
+            await esbuild.stop();
+            return transform(code, options);
+          }
+        },
+        processTopLevelAwait: (code: string) => nra.processTopLevelAwait(code) || null,
+        redeclarable,
+      };
+    },
+  );
   tools.catch(() => {
     tools = undefined; // let the next input try again
   });
@@ -192,9 +197,9 @@ async function stripTypes(transform: Transform, input: string): Promise<string> 
  * @throws SyntaxError when it cannot be parsed.
  */
 export async function transpile(input: string): Promise<Transpiled> {
-  const { transform, processTopLevelAwait } = await loadTools();
+  const { transform, processTopLevelAwait, redeclarable } = await loadTools();
   let js = resolveScratchlabImports(rewriteImports(await stripTypes(transform, input)));
-  if (!/\bawait\b/.test(js)) return { code: js, async: false };
+  if (!/\bawait\b/.test(js)) return { code: redeclarable(js), async: false };
   let wrapped = processTopLevelAwait(js);
   if (!wrapped) {
     try {
@@ -204,5 +209,5 @@ export async function transpile(input: string): Promise<Transpiled> {
       // Leave it to V8, whose message will say what is wrong.
     }
   }
-  return wrapped ? { code: wrapped, async: true } : { code: js, async: false };
+  return wrapped ? { code: wrapped, async: true } : { code: redeclarable(js), async: false };
 }

@@ -9,6 +9,14 @@ import { type ProjectInput, toProjectFiles } from '../project/project-input.js';
 import { isProjectJson, type ProjectFiles, type ProjectJson } from '../project/project-json.js';
 import type { Comment, Project, ProjectSaveAnswer } from '../records.js';
 import { assertInteger, assertObject, assertString, toId } from '../validate.js';
+import type {
+  CommentPostOptions,
+  CommentReport,
+  FavoriteAnswer,
+  LoveAnswer,
+  PostedComment,
+} from '../write-records.js';
+import { deleteApiComment, postApiComment, reportApiComment } from './comment-writes.js';
 import { buildRemixTree, type RemixTreeNode, type RemixTreeOptions } from './remix-tree.js';
 import { type ListOptions, Resource } from './resource.js';
 
@@ -346,6 +354,82 @@ export class Projects extends Resource {
     return this.session.authedJson<Project>(`${this.session.apiHost}/proxy/projects/${projectId}/${action}`, {
       method: 'PUT',
     });
+  }
+
+  // ---- writes of WIRE.md §11.4-11.5: comments, loves, favorites (login) --------------------------
+
+  /**
+   * Posts a comment (or, with `parentId`, a reply) on the project. Answers the comment as the
+   * service echoes it: **without `author.username`**. A refusal (`isFlood`, `isBad`, …) throws
+   * {@link CommentRejectedError}; comments are never retried.
+   */
+  async postComment(
+    id: number | string,
+    content: string,
+    options?: CommentPostOptions,
+  ): Promise<PostedComment> {
+    return postApiComment(this.session, 'project', toId(id, 'project id'), content, options);
+  }
+
+  /** Deletes a comment of the project: your own, or any on your own project. */
+  async deleteComment(id: number | string, commentId: number | string): Promise<void> {
+    return deleteApiComment(this.session, 'project', toId(id, 'project id'), commentId);
+  }
+
+  /** Reports a comment of the project to the moderators. */
+  async reportComment(id: number | string, commentId: number | string): Promise<CommentReport> {
+    return reportApiComment(this.session, 'project', toId(id, 'project id'), commentId);
+  }
+
+  /** Loves the project. `statusChanged` is false when it was loved already. */
+  async love(id: number | string): Promise<LoveAnswer> {
+    return this.#mark<LoveAnswer>(id, 'loves', 'POST');
+  }
+
+  /** Takes the love back. */
+  async unlove(id: number | string): Promise<LoveAnswer> {
+    return this.#mark<LoveAnswer>(id, 'loves', 'DELETE');
+  }
+
+  /** Adds the project to your favorites. */
+  async favorite(id: number | string): Promise<FavoriteAnswer> {
+    return this.#mark<FavoriteAnswer>(id, 'favorites', 'POST');
+  }
+
+  /** Removes the project from your favorites. */
+  async unfavorite(id: number | string): Promise<FavoriteAnswer> {
+    return this.#mark<FavoriteAnswer>(id, 'favorites', 'DELETE');
+  }
+
+  /** Whether you love the project. */
+  async isLoved(id: number | string): Promise<boolean> {
+    const answer = await this.#markState<Partial<LoveAnswer>>(id, 'loves');
+    return answer?.userLove === true;
+  }
+
+  /** Whether the project is among your favorites. */
+  async isFavorited(id: number | string): Promise<boolean> {
+    const answer = await this.#markState<Partial<FavoriteAnswer>>(id, 'favorites');
+    return answer?.userFavorite === true;
+  }
+
+  /** `POST`/`DELETE {api}/proxy/projects/<id>/<loves|favorites>/user/<me>` (WIRE.md §11.5). */
+  async #mark<T>(id: number | string, what: 'loves' | 'favorites', method: 'POST' | 'DELETE'): Promise<T> {
+    const projectId = toId(id, 'project id');
+    this.session.requireAuth(`projects.${what === 'loves' ? 'love' : 'favorite'}`);
+    const me = encodeURIComponent(this.session.username!);
+    return this.session.authedJson<T>(
+      `${this.session.apiHost}/proxy/projects/${projectId}/${what}/user/${me}`,
+      { method, retry: false },
+      { Referer: `${this.session.hosts.site}/projects/${projectId}/` },
+    );
+  }
+
+  async #markState<T>(id: number | string, what: 'loves' | 'favorites'): Promise<T> {
+    const projectId = toId(id, 'project id');
+    this.session.requireAuth(`projects.${what === 'loves' ? 'isLoved' : 'isFavorited'}`);
+    const me = encodeURIComponent(this.session.username!);
+    return this.session.authedJson<T>(`${this.session.apiHost}/projects/${projectId}/${what}/user/${me}`);
   }
 
   async #commentsPath(projectId: number, author?: string): Promise<string> {

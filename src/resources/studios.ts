@@ -1,8 +1,20 @@
 import type { StudioActivity } from '../activity-records.js';
 import { dateLimitFetcher } from '../date-limit-walk.js';
+import { ApiError } from '../errors.js';
+import { tryParseJson } from '../json.js';
 import { PagedList } from '../paging.js';
 import type { Comment, Studio, StudioMember, StudioProject } from '../records.js';
-import { toDateLimit, toId } from '../validate.js';
+import { assertString, assertUsername, toDateLimit, toId } from '../validate.js';
+import type {
+  CommentPostOptions,
+  CommentReport,
+  CuratorAnswer,
+  PostedComment,
+  StudioEditAnswer,
+  StudioProjectAnswer,
+  StudioRole,
+} from '../write-records.js';
+import { deleteApiComment, postApiComment, reportApiComment } from './comment-writes.js';
 import { type ListOptions, Resource } from './resource.js';
 
 /** Options of `studios.activity`. */
@@ -71,5 +83,189 @@ export class Studios extends Resource {
   replies(id: number | string, commentId: number | string, options?: ListOptions): PagedList<Comment> {
     const path = `/studios/${toId(id, 'studio id')}/comments/${toId(commentId, 'comment id')}/replies`;
     return this.list<Comment>(path, options);
+  }
+
+  // ---- writes of WIRE.md §11.4-11.6: comments, follows, curation (login) -------------------------
+
+  /**
+   * Posts a comment (or, with `parentId`, a reply) on the studio. Answers the comment without
+   * `author.username`, as the service echoes it. A refusal throws {@link CommentRejectedError};
+   * comments are never retried.
+   */
+  async postComment(
+    id: number | string,
+    content: string,
+    options?: CommentPostOptions,
+  ): Promise<PostedComment> {
+    return postApiComment(this.session, 'studio', toId(id, 'studio id'), content, options);
+  }
+
+  /** Deletes a comment of the studio: your own, or any when you manage the studio. */
+  async deleteComment(id: number | string, commentId: number | string): Promise<void> {
+    return deleteApiComment(this.session, 'studio', toId(id, 'studio id'), commentId);
+  }
+
+  /** Reports a comment of the studio to the moderators. */
+  async reportComment(id: number | string, commentId: number | string): Promise<CommentReport> {
+    return reportApiComment(this.session, 'studio', toId(id, 'studio id'), commentId);
+  }
+
+  /** Follows the studio. A muted account gets a 403 {@link ApiError} whose body has `mute_status`. */
+  async follow(id: number | string): Promise<void> {
+    await this.#site(`users/bookmarkers/${toId(id, 'studio id')}/add`, 'studios.follow', this.#me());
+  }
+
+  /** Stops following the studio. */
+  async unfollow(id: number | string): Promise<void> {
+    await this.#site(`users/bookmarkers/${toId(id, 'studio id')}/remove`, 'studios.unfollow', this.#me());
+  }
+
+  /** Your role in the studio: `{ manager, curator, invited, following }`. */
+  async myRole(id: number | string): Promise<StudioRole> {
+    const studioId = toId(id, 'studio id');
+    this.session.requireAuth('studios.myRole');
+    return this.session.authedJson<StudioRole>(
+      `${this.session.apiHost}/studios/${studioId}/users/${encodeURIComponent(this.#me())}`,
+    );
+  }
+
+  /**
+   * Adds a project to the studio (curators and managers; anyone when the studio is open).
+   * 409 when it is in the studio already.
+   */
+  async addProject(id: number | string, projectId: number | string): Promise<StudioProjectAnswer> {
+    return this.#project(id, projectId, 'POST');
+  }
+
+  /** Removes a project from the studio (managers, whoever added it, or its author). */
+  async removeProject(id: number | string, projectId: number | string): Promise<StudioProjectAnswer> {
+    return this.#project(id, projectId, 'DELETE');
+  }
+
+  /** Invites a user to curate the studio (managers). Refusals (already a curator, …) throw. */
+  async inviteCurator(id: number | string, username: string): Promise<CuratorAnswer> {
+    assertUsername(username);
+    return this.#curators(id, 'invite_curator', username, 'studios.inviteCurator');
+  }
+
+  /** Accepts your invitation to curate the studio. */
+  async acceptInvite(id: number | string): Promise<CuratorAnswer> {
+    return this.#curators(id, 'add', this.#me(), 'studios.acceptInvite');
+  }
+
+  /** Makes a curator a manager (managers). 400 "too many owners" when the studio has its most. */
+  async promote(id: number | string, username: string): Promise<CuratorAnswer> {
+    assertUsername(username);
+    return this.#curators(id, 'promote', username, 'studios.promote');
+  }
+
+  /** Removes a curator or manager from the studio (managers), or yourself (leaving). */
+  async removeCurator(id: number | string, username: string): Promise<void> {
+    assertUsername(username);
+    // The site answers with an HTML fragment nobody reads (WIRE.md §11.6).
+    await this.#site(`users/curators-in/${toId(id, 'studio id')}/remove`, 'studios.removeCurator', username);
+  }
+
+  /** Sets the studio's title (managers). A refusal (`inappropriate-generic`, …) throws. */
+  async setTitle(id: number | string, title: string): Promise<StudioEditAnswer> {
+    assertString(title, 'title');
+    return this.#edit(id, { title });
+  }
+
+  /** Sets the studio's description (managers). */
+  async setDescription(id: number | string, description: string): Promise<StudioEditAnswer> {
+    assertString(description, 'description');
+    return this.#edit(id, { description });
+  }
+
+  /** Lets anyone add projects (managers). */
+  async open(id: number | string): Promise<void> {
+    await this.#mark(id, 'open');
+  }
+
+  /** Lets only curators and managers add projects (managers). */
+  async close(id: number | string): Promise<void> {
+    await this.#mark(id, 'closed');
+  }
+
+  #me(): string {
+    this.session.requireAuth();
+    return this.session.username!;
+  }
+
+  /** `PUT {site}/site-api/<path>/?usernames=<name>` (WIRE.md §11.5-11.6). */
+  async #site(path: string, what: string, username: string) {
+    this.session.requireAuth(what);
+    return this.session.authedFetch(`${this.session.hosts.site}/site-api/${path}/`, {
+      method: 'PUT',
+      query: { usernames: username },
+      retry: false,
+    });
+  }
+
+  async #curators(
+    id: number | string,
+    action: string,
+    username: string,
+    what: string,
+  ): Promise<CuratorAnswer> {
+    const studioId = toId(id, 'studio id');
+    const answer = await this.#site(`users/curators-in/${studioId}/${action}`, what, username);
+    const body = tryParseJson(new TextDecoder().decode(answer.bytes)) as CuratorAnswer | undefined;
+    if (body?.status === 'error') {
+      throw new ApiError({
+        status: answer.status,
+        url: answer.url,
+        method: 'PUT',
+        body,
+        reason: typeof body.message === 'string' && body.message ? body.message : 'refused',
+      });
+    }
+    return body && typeof body === 'object' ? body : {};
+  }
+
+  async #project(
+    id: number | string,
+    projectId: number | string,
+    method: 'POST' | 'DELETE',
+  ): Promise<StudioProjectAnswer> {
+    const studioId = toId(id, 'studio id');
+    const pid = toId(projectId, 'project id');
+    this.session.requireAuth(method === 'POST' ? 'studios.addProject' : 'studios.removeProject');
+    return this.session.authedJson<StudioProjectAnswer>(
+      `${this.session.apiHost}/studios/${studioId}/project/${pid}`,
+      { method, retry: false },
+    );
+  }
+
+  async #edit(
+    id: number | string,
+    fields: { title?: string; description?: string },
+  ): Promise<StudioEditAnswer> {
+    const studioId = toId(id, 'studio id');
+    this.session.requireAuth(fields.title === undefined ? 'studios.setDescription' : 'studios.setTitle');
+    const url = `${this.session.hosts.site}/site-api/galleries/all/${studioId}/`;
+    const answer = await this.session.authedJson<StudioEditAnswer>(url, {
+      method: 'PUT',
+      json: fields,
+      retry: false,
+    });
+    // Refusals come as HTTP 200 with `errors` (WIRE.md §11.6).
+    if (Array.isArray(answer?.errors) && answer.errors.length > 0) {
+      throw new ApiError({ status: 200, url, method: 'PUT', body: answer, reason: String(answer.errors[0]) });
+    }
+    return answer ?? {};
+  }
+
+  async #mark(id: number | string, state: 'open' | 'closed'): Promise<void> {
+    const studioId = toId(id, 'studio id');
+    this.session.requireAuth(state === 'open' ? 'studios.open' : 'studios.close');
+    await this.session.authedFetch(
+      `${this.session.hosts.site}/site-api/galleries/${studioId}/mark/${state}/`,
+      {
+        method: 'PUT',
+        retry: false,
+      },
+    );
   }
 }

@@ -1,9 +1,14 @@
 import type { MessageCount, UserActivity } from '../activity-records.js';
+import { ApiError } from '../errors.js';
 import type { PagedList } from '../paging.js';
+import { parseProfileComments } from '../profile-comments.js';
 import { RecordList } from '../record-list.js';
 import type { Project, User, UserProjectRow } from '../records.js';
 import { parseUserActivity } from '../user-activity-html.js';
 import { assertInteger, assertUsername } from '../validate.js';
+import type { CommentPostOptions, ProfileComment } from '../write-records.js';
+import { postProfileComment, profileCommentAction } from './comment-writes.js';
+import { readHtmlAnswer } from './html-answer.js';
 import { type ListOptions, Resource } from './resource.js';
 
 /** Options of `users.activity`. */
@@ -39,7 +44,7 @@ export class Users extends Resource {
         signal: options?.signal,
       },
     );
-    const rows = parseUserActivity(new TextDecoder().decode(answer.bytes)).slice(0, max);
+    const rows = readHtmlAnswer(this.session, answer, 'GET', parseUserActivity).slice(0, max);
     return RecordList.fromWindow(rows, { offset: 0, more: rows.length >= max });
   }
 
@@ -70,6 +75,72 @@ export class Users extends Resource {
    */
   projects(username: string, options?: ListOptions): PagedList<UserProjectRow> {
     return this.#list<UserProjectRow>(username, 'projects', options, username);
+  }
+
+  // ---- writes of WIRE.md §11.4-11.5: profile comments, follows (login) ---------------------------
+
+  /**
+   * Posts a comment (or, with `parentId`, a reply) on the user's profile. The site answers with
+   * HTML, read here into a {@link ProfileComment}. A refusal throws {@link CommentRejectedError};
+   * comments are never retried.
+   */
+  async postComment(
+    username: string,
+    content: string,
+    options?: CommentPostOptions,
+  ): Promise<ProfileComment> {
+    assertUsername(username);
+    return postProfileComment(this.session, username, content, options);
+  }
+
+  /**
+   * One page of the comments on the user's profile (40 threads a page, newest first), read from
+   * the HTML the site serves: each top-level comment with its `replies`. Past the last page: `[]`.
+   */
+  async comments(username: string, options: { page?: number } = {}): Promise<ProfileComment[]> {
+    assertUsername(username);
+    const page = assertInteger(options?.page ?? 1, 'page', 1, 1_000);
+    const url = `${this.session.hosts.site}/site-api/comments/user/${encodeURIComponent(username)}/`;
+    try {
+      const answer = await this.session.http.request(url, { query: { page } });
+      return readHtmlAnswer(this.session, answer, 'GET', (html) => parseProfileComments(html, answer.url));
+    } catch (error) {
+      // The site answers a page past the last one with 404.
+      if (error instanceof ApiError && error.status === 404 && page > 1) return [];
+      throw error;
+    }
+  }
+
+  /** Deletes a comment of the profile: your own, or any on your own profile. */
+  async deleteComment(username: string, commentId: number | string): Promise<void> {
+    assertUsername(username);
+    return profileCommentAction(this.session, username, commentId, 'del');
+  }
+
+  /** Reports a comment of the profile to the moderators. */
+  async reportComment(username: string, commentId: number | string): Promise<void> {
+    assertUsername(username);
+    return profileCommentAction(this.session, username, commentId, 'rep');
+  }
+
+  /** Follows the user. */
+  async follow(username: string): Promise<void> {
+    await this.#followers(username, 'add');
+  }
+
+  /** Stops following the user. */
+  async unfollow(username: string): Promise<void> {
+    await this.#followers(username, 'remove');
+  }
+
+  /** `PUT {site}/site-api/users/followers/<target>/<add|remove>/?usernames=<me>` (WIRE.md §11.5). */
+  async #followers(username: string, action: 'add' | 'remove'): Promise<void> {
+    assertUsername(username);
+    this.session.requireAuth(action === 'add' ? 'users.follow' : 'users.unfollow');
+    await this.session.authedFetch(
+      `${this.session.hosts.site}/site-api/users/followers/${encodeURIComponent(username)}/${action}/`,
+      { method: 'PUT', query: { usernames: this.session.username! }, retry: false },
+    );
   }
 
   #list<T>(username: string, what: string, options?: ListOptions, owner?: string): PagedList<T> {

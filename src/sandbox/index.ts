@@ -18,6 +18,7 @@ import { inspect } from 'node:util';
 import type { Hosts } from '../hosts.js';
 import { AssetQuota } from './asset-quota.js';
 import { setUpSandboxCloud } from './cloud/sandbox-cloud.js';
+import { CommentGuard } from './comment-guard.js';
 import type { SandboxContext } from './context.js';
 import { Links } from './links.js';
 import { LoginGuard } from './login-guard.js';
@@ -27,12 +28,15 @@ import { Router } from './router.js';
 import { activityRoutes } from './routes/activity.js';
 import { apiRoutes } from './routes/api.js';
 import { assetHostRoutes } from './routes/asset-host.js';
+import { commentWriteRoutes } from './routes/comment-writes.js';
 import { imageRoutes } from './routes/images.js';
 import { messageRoutes } from './routes/messages.js';
 import { projectHostRoutes } from './routes/project-host.js';
 import { remixTreeRoutes } from './routes/remix-tree.js';
 import { siteRoutes } from './routes/site.js';
+import { socialRoutes } from './routes/social.js';
 import { statisticsRoutes } from './routes/statistics.js';
+import { studioManagementRoutes } from './routes/studio-management.js';
 import { type DemoAccount, type Samples, seedStore } from './seed.js';
 import { createSandboxServer } from './server.js';
 import { SessionTable } from './sessions.js';
@@ -57,7 +61,7 @@ export interface Sandbox {
   server: Server;
   /** The seeded cloud game: a shared project with a week of cloud log (10,000+ entries). */
   cloudProjectId: number;
-  /** WebSocket URL of the alternate-policy cloud endpoint (no login; identifying User-Agent required). */
+  /** WebSocket URL of the alternate-policy cloud endpoint (no login; a browser, or a bot whose User-Agent names a contact). */
   alternateCloudHost: string;
   /** Closes the server and every socket (keep-alive ones included) promptly. */
   close(): Promise<void>;
@@ -79,6 +83,7 @@ function urlHost(host: string): string {
 export async function startSandbox(options?: SandboxOptions): Promise<Sandbox> {
   const opts = resolveOptions(options);
   const { store, accounts, samples } = await seedStore(opts.seed);
+  store.social.guard = new CommentGuard({ floodMax: opts.commentsPerMinute });
   const http = createSandboxServer({
     latency: opts.latency,
     // The simulated latency runs before a body is read, so it must not eat the client's time.
@@ -120,6 +125,9 @@ export async function startSandbox(options?: SandboxOptions): Promise<Sandbox> {
   projectHostRoutes(router, ctx);
   assetHostRoutes(router, ctx);
   imageRoutes(router, ctx);
+  commentWriteRoutes(router, ctx);
+  socialRoutes(router, ctx);
+  studioManagementRoutes(router, ctx);
   messageRoutes(router, ctx);
   activityRoutes(router, ctx);
   statisticsRoutes(router, ctx);

@@ -32,6 +32,11 @@ export interface SandboxOptions {
    * limited to 10 MiB, as on the platform). Past it an upload is refused with 413.
    */
   assetQuota?: number;
+  /**
+   * Comments one account may post per minute before the next is refused with `isFlood`
+   * (WIRE.md §11.4), 1 to 100,000; default 5. Raise it for tests that post many comments.
+   */
+  commentsPerMinute?: number;
 }
 
 /** Every option with its value filled in. */
@@ -44,6 +49,7 @@ export interface ResolvedOptions {
   cloudRateLimits: boolean;
   requestTimeout: number;
   assetQuota: number;
+  commentsPerMinute: number;
 }
 
 const DEFAULTS: ResolvedOptions = {
@@ -55,6 +61,7 @@ const DEFAULTS: ResolvedOptions = {
   cloudRateLimits: true,
   requestTimeout: 30_000,
   assetQuota: 100 * 1024 * 1024,
+  commentsPerMinute: 5,
 };
 
 /** A latency past this is a mistake, not a slow network (and timers cap out near 24.8 days). */
@@ -111,7 +118,23 @@ export function resolveOptions(options: unknown): ResolvedOptions {
   if (!Number.isSafeInteger(assetQuota) || assetQuota < 1 || assetQuota > 2 ** 40) {
     throw new RangeError(`options.assetQuota must be a number of bytes 1..2^40, got ${assetQuota}`);
   }
-  return { port, host, latency, seed, projectTokenTtl, cloudRateLimits, requestTimeout, assetQuota };
+  const commentsPerMinute = number(pick('commentsPerMinute'), 'options.commentsPerMinute');
+  if (!Number.isSafeInteger(commentsPerMinute) || commentsPerMinute < 1 || commentsPerMinute > 100_000) {
+    throw new RangeError(
+      `options.commentsPerMinute must be a whole number 1..100000, got ${commentsPerMinute}`,
+    );
+  }
+  return {
+    port,
+    host,
+    latency,
+    seed,
+    projectTokenTtl,
+    cloudRateLimits,
+    requestTimeout,
+    assetQuota,
+    commentsPerMinute,
+  };
 }
 
 /** A number of any value (NaN included: the range checks refuse it with a clearer message). */

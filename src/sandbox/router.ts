@@ -55,6 +55,10 @@ export class Router {
     return this.add('PUT', pattern, handler);
   }
 
+  delete(pattern: string, handler: Handler): this {
+    return this.add('DELETE', pattern, handler);
+  }
+
   match(method: string, path: string): Match {
     const segments = splitPath(path).map(decodeSegment);
     // HEAD is a GET without a body (node:http drops the body itself).

@@ -17,6 +17,7 @@ import {
 import { Random } from './random.js';
 import { seedActivity } from './seed-activity.js';
 import { seedStatistics } from './site-statistics.js';
+import { seedSocial } from './social-state.js';
 import {
   type CommentRow,
   type ProjectRow,
@@ -616,6 +617,7 @@ export async function seedStore(seed: number): Promise<SeedResult> {
     });
   });
 
+  seedSocial(store, demo.row.username, other.row.username, popular.row.username);
   // ---- messages, activity and statistics ---------------------------------------------------
   // Drawn from their own streams, so the rows above stay the same as before they existed.
   seedActivity(store, new Random(seed ^ 0x6163_7476), {

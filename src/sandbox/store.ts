@@ -5,6 +5,7 @@
 
 import { ActivityLog } from './activity-log.js';
 import type { StatisticsSeed } from './site-statistics.js';
+import { SocialState } from './social-state.js';
 
 /** A category the explore pages know (a project or studio carries some as hidden tags). */
 export type Tag = 'games' | 'animations' | 'art' | 'music' | 'stories' | 'tutorials';
@@ -129,6 +130,8 @@ export class Store {
   statistics: StatisticsSeed | null = null;
   /** The reference "now" of the seed data: trending ranks activity relative to this. */
   seedNow = 0;
+  /** Loves, studio follows, invitations, profile comments and comment rules (WIRE.md §11.4-11.6). */
+  readonly social = new SocialState();
 
   addUser(row: UserRow): void {
     const key = row.username.toLowerCase();

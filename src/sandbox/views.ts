@@ -246,7 +246,7 @@ export class Views {
         social: true,
         educator: false,
         student: false,
-        mute_status: {},
+        mute_status: this.store.social.guard.muteStatus(user.id),
       },
       flags: sessionFlags(),
     };

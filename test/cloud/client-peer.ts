@@ -5,10 +5,14 @@
  * - a frame that is not JSON, or a message without a known `method`, closes with 4000;
  * - a handshake with an invalid username (1-20 of `a-z0-9_-`) closes with 4002;
  * - a `Cookie` that starts with `scratchsessionsid=` gets a plain-text warning frame, then 4005;
+ * - a missing or empty `User-Agent` gets a plain-text warning frame, then 4006 (any other passes);
  * - after a handshake: one frame with every current value (`set` lines joined by `\n`) when the
  *   project holds values, and nothing at all when it holds none;
  * - a set whose value is not a number (digits, one optional `-` and one `.`) is dropped silently;
  *   others are stored and forwarded to every other connection of the project, never echoed.
+ *
+ * - plain HTTP requests get a small HTML page (the real server serves its static pages on the same
+ *   port), so a browser can load a page of this origin.
  *
  * Hooks let a test bend it: run code after each handshake (close at once, send a warning, ...).
  */
@@ -57,7 +61,10 @@ function numericValue(value: unknown): boolean {
 }
 
 export async function startPeer(hooks: PeerHooks = {}): Promise<Peer> {
-  const server: Server = createServer();
+  const server: Server = createServer((_req, res) => {
+    res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
+    res.end('<!doctype html><title>cloud-server</title><link rel="icon" href="data:,"><p>cloud-server</p>');
+  });
   const wss = new WebSocketServer({ server, perMessageDeflate: false });
   const rooms = new Map<string, Room>();
   const room = (id: string) => {
@@ -98,6 +105,11 @@ export async function startPeer(hooks: PeerHooks = {}): Promise<Peer> {
         'The cloud data library you are using sends us your login token for no reason. This connection is refused.',
       );
       ws.close(4005);
+      return;
+    }
+    if (!req.headers['user-agent']) {
+      ws.send('Please provide a valid User-Agent header.');
+      ws.close(4006);
       return;
     }
     let joined: Room | null = null;

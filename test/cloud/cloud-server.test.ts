@@ -3,7 +3,7 @@
  * every frame and close code is the server's own doing.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CloudState, isIdentifyingUserAgent } from '../../src/sandbox/cloud/index.js';
+import { acceptsUserAgent, CloudState, isIdentifyingUserAgent } from '../../src/sandbox/cloud/index.js';
 import { PLATFORM_COOKIE_WARNING, USER_AGENT_WARNING } from '../../src/sandbox/cloud/warning-frames.js';
 import { BOT_AGENT, HARNESS_PROJECT, type Harness, RawSocket, startHarness, waitFor } from './support.js';
 
@@ -29,10 +29,30 @@ beforeAll(async () => {
 });
 afterAll(() => harness.close());
 
+/** Browsers' own User-Agents (Chromium as puppeteer runs it, and Firefox). */
+const CHROME_AGENT =
+  'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) HeadlessChrome/156.0.0.0 Safari/537.36';
+const FIREFOX_AGENT = 'Mozilla/5.0 (X11; Linux x86_64; rv:140.0) Gecko/20100101 Firefox/140.0';
+
 const alice = () => new RawSocket(harness.wsUrl, { Cookie: 'scratchsessionsid="sid-alice"' });
 const bob = () => new RawSocket(harness.wsUrl, { Cookie: 'scratchsessionsid=sid-bob' });
 const guest = (headers: Record<string, string> = { 'User-Agent': BOT_AGENT }) =>
   new RawSocket(harness.altUrl, headers);
+
+/**
+ * `first` handshakes into alternate project `projectId` and sets `☁ x` to 1; another guest joins
+ * after it and must get that value in its values frame. Answers that guest.
+ */
+async function joinAfterSet(first: RawSocket, projectId: string): Promise<RawSocket> {
+  await first.opened;
+  first.send(hello('player1', projectId));
+  first.send(set('player1', 'x', '1', projectId));
+  const second = guest();
+  await second.opened;
+  second.send(hello('player2', projectId));
+  expect(await second.frame(1)).toBe('{"method":"set","name":"☁ x","value":"1"}');
+  return second;
+}
 
 describe('platform endpoint', () => {
   it('sends every current value in one frame right after the handshake', async () => {
@@ -305,7 +325,56 @@ describe('alternate endpoint', () => {
     ).toBe(4006);
   });
 
+  it('takes a browser as it is: its own User-Agent and an Origin, no contact needed', async () => {
+    const browser = {
+      'User-Agent': CHROME_AGENT,
+      Origin: `http://127.0.0.1:${harness.port}`,
+    };
+    const a = guest(browser);
+    const b = guest(browser);
+    await Promise.all([a.opened, b.opened]);
+    a.send(hello('player1', 'browsers'));
+    b.send(hello('player2', 'browsers'));
+    a.send(set('player1', 'seen', '1', 'browsers'));
+    await waitFor(() => b.sets().includes('☁ seen=1'), 'the set between two browsers');
+    expect(a.closeInfo).toBeNull();
+    expect(b.closeInfo).toBeNull();
+    await Promise.all([a.close(), b.close()]);
+  });
+
+  it('does not hold the sandbox’s own platform cookie against a browser (one host serves both here)', async () => {
+    const browser = guest({
+      'User-Agent': CHROME_AGENT,
+      Origin: `http://127.0.0.1:${harness.port}`,
+      Cookie: 'scratchsessionsid="sid-alice"; scratchcsrftoken=abc',
+    });
+    const other = await joinAfterSet(browser, 'cookies');
+    expect(browser.closeInfo).toBeNull();
+    // The same cookie from a bot, even one that borrows a browser's User-Agent: 4005.
+    const bot = guest({ 'User-Agent': CHROME_AGENT, Cookie: 'scratchsessionsid="sid-alice"' });
+    expect((await bot.closed).code).toBe(4005);
+    await Promise.all([browser.close(), other.close()]);
+  });
+
+  it('refuses a browser’s User-Agent without an Origin (a bot borrowing it), and an empty one', async () => {
+    const borrowed = guest({ 'User-Agent': CHROME_AGENT });
+    expect((await borrowed.closed).code).toBe(4006);
+    expect(borrowed.frames).toEqual([USER_AGENT_WARNING]);
+    const empty = guest({ 'User-Agent': '', Origin: 'http://127.0.0.1' });
+    expect((await empty.closed).code).toBe(4006);
+    const originOnly = guest({ Origin: 'http://127.0.0.1' });
+    expect((await originOnly.closed).code).toBe(4006);
+  });
+
   it('documents its User-Agent rule', () => {
+    // Never without a User-Agent (the alternate server's own rule); a browser always; a bot with a contact.
+    expect(acceptsUserAgent(undefined, undefined)).toBe(false);
+    expect(acceptsUserAgent('', 'https://turbowarp.org')).toBe(false);
+    expect(acceptsUserAgent(CHROME_AGENT, 'https://turbowarp.org')).toBe(true);
+    expect(acceptsUserAgent(FIREFOX_AGENT, 'https://turbowarp.org')).toBe(true);
+    expect(acceptsUserAgent(CHROME_AGENT, undefined)).toBe(false);
+    expect(acceptsUserAgent('python-requests/2.31', 'https://turbowarp.org')).toBe(false);
+    expect(acceptsUserAgent(BOT_AGENT, undefined)).toBe(true);
     expect(isIdentifyingUserAgent('mybot/1.0 (Purpose: leaderboard; Contact: @name on the forums)')).toBe(
       true,
     );
@@ -314,6 +383,38 @@ describe('alternate endpoint', () => {
     expect(isIdentifyingUserAgent('python-requests/2.31')).toBe(false);
     expect(isIdentifyingUserAgent('mybot/1.0 (Contact: )')).toBe(false);
     expect(isIdentifyingUserAgent(undefined)).toBe(false);
+  });
+});
+
+describe('frames', () => {
+  it('are all text: the values after a handshake, batched sets (shared and own) and warnings', async () => {
+    const a = alice();
+    const b = bob();
+    const c = alice();
+    await Promise.all([a.opened, b.opened, c.opened]);
+    for (const [socket, user] of [
+      [a, 'alice'],
+      [b, 'bob'],
+      [c, 'alice'],
+    ] as const)
+      socket.send(hello(user));
+    await Promise.all([a.frame(1), b.frame(1), c.frame(1)]);
+    // a and b send in the same tick: each gets a frame of its own (without its line), c the shared one.
+    a.send(set('alice', 'score', '11'));
+    b.send(set('bob', 'score', '12'));
+    await waitFor(
+      () =>
+        c.sets().includes('☁ score=12') && a.sets().includes('☁ score=12') && b.sets().includes('☁ score=11'),
+      'the forwarded sets',
+    );
+    const g1 = guest();
+    const g2 = await joinAfterSet(g1, 'frames');
+    const warned = guest({});
+    await warned.closed;
+    const sockets = [a, b, c, g1, g2, warned];
+    expect(sockets.map((socket) => socket.frames.length > 0)).toEqual([true, true, true, false, true, true]);
+    expect(sockets.map((socket) => socket.binaryFrames)).toEqual([0, 0, 0, 0, 0, 0]);
+    await Promise.all([a, b, c, g1, g2].map((socket) => socket.close()));
   });
 });
 

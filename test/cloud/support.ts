@@ -30,13 +30,18 @@ export const BOT_AGENT = 'scratchlab-tests/1.0 (Purpose: tests; Contact: @tester
 export class RawSocket {
   readonly ws: WebSocket;
   readonly frames: string[] = [];
+  /** Frames that came as binary frames (the wire is text: a browser could not read them). */
+  binaryFrames = 0;
   readonly opened: Promise<void>;
   readonly closed: Promise<{ code: number; reason: string }>;
   closeInfo: { code: number; reason: string } | null = null;
 
   constructor(url: string, headers: Record<string, string> = {}) {
     this.ws = new WebSocket(url, { headers, perMessageDeflate: false });
-    this.ws.on('message', (data) => this.frames.push(data.toString()));
+    this.ws.on('message', (data, isBinary) => {
+      this.frames.push(data.toString());
+      if (isBinary) this.binaryFrames++;
+    });
     this.ws.on('error', () => undefined);
     this.opened = new Promise((resolve, reject) => {
       this.ws.once('open', () => resolve());

@@ -19,6 +19,7 @@ import {
   PRELOAD_NAMES,
   preloadSource,
 } from '../../kernel/execution/preload.js';
+import { awaitsAtTopLevel } from '../../kernel/execution/top-level-await.js';
 import { quickInfoText } from '../../kernel/protocol/quick-info.js';
 import {
   CellSources,
@@ -131,18 +132,28 @@ describe('preload', () => {
   });
 });
 
+/** A cell runner on tslab's executor, as the kernel makes it, for `work`. */
+async function withRunner(work: (runner: CellRunner) => Promise<void>): Promise<void> {
+  const runner = new CellRunner({
+    prepare: async () => {},
+    pending: new PendingDisplays(),
+    errorClasses: () => [],
+    siteUrl: () => undefined,
+  });
+  const convs = converterSet();
+  const inner = executor.createExecutor(process.cwd(), convs, runner.console);
+  runner.attach(inner);
+  try {
+    await work(runner);
+  } finally {
+    inner.close();
+    convs.close();
+  }
+}
+
 describe('cell runner', () => {
   it('runs a background preload after the cell that is executing, keeping the declarations of both', async () => {
-    const runner = new CellRunner({
-      prepare: async () => {},
-      pending: new PendingDisplays(),
-      errorClasses: () => [],
-      siteUrl: () => undefined,
-    });
-    const convs = converterSet();
-    const inner = executor.createExecutor(process.cwd(), convs, runner.console);
-    runner.attach(inner);
-    try {
+    await withRunner(async (runner) => {
       const slow = runner.run(
         'const fromCell = 40;\nawait new Promise((r) => setTimeout(r, 300));\nfromCell',
         1,
@@ -155,10 +166,61 @@ describe('cell runner', () => {
         status: 'ok',
         result: { 'text/plain': '42' },
       });
-    } finally {
-      inner.close();
-      convs.close();
-    }
+    });
+  }, 30_000);
+});
+
+describe('top-level await', () => {
+  const ts = tslabTypeScript();
+
+  it('is decided from the syntax tree, `await (…)` and `for await` included, functions left out', () => {
+    for (const source of [
+      'const j = await (await fetch(url)).json();',
+      'await (x as any)',
+      'await (<any>x)',
+      'await (ok ? a : b)',
+      'await [a][0]',
+      'for await (const x of list) n++;',
+      'if (ready) {\n  label: for (const p of await (list as any)) break label;\n}',
+      'class A { [await (key)] = 1; [await (other)]() {} }',
+    ])
+      expect(awaitsAtTopLevel(ts, source), source).toBe(true);
+    for (const source of [
+      'const a = 1;',
+      '// await (later)',
+      "const s = 'await (x)'; x.await(1)",
+      'async function f() { await (x); for await (const y of z); }',
+      'const g = async () => await (x);',
+      'class A { async m() { await (x) } static { } }',
+    ])
+      expect(awaitsAtTopLevel(ts, source), source).toBe(false);
+  });
+
+  it('runs the cells that await in an async function, with their values and their errors at their lines', async () => {
+    await withRunner(async (runner) => {
+      const value = async (code: string, count: number) => {
+        const outcome = await runner.run(code, count);
+        expect(outcome, code).toMatchObject({ status: 'ok' });
+        return (outcome as { result: Record<string, string> | null }).result?.['text/plain'];
+      };
+      await value(
+        'const x: unknown = Promise.resolve(2); const ok = true; const response = { json: async () => 40 };',
+        1,
+      );
+      expect(await value('const j = await (await Promise.resolve(response)).json();\nj', 2)).toBe('40');
+      expect(await value('await (x as any)', 3)).toBe('2');
+      expect(await value('await (<any>x)', 4)).toBe('2');
+      expect(await value('await (ok ? x : 0)', 5)).toBe('2');
+      expect(await value('let sum = 0;\nfor await (const n of [x, 3]) sum += n as number;\nsum', 6)).toBe(
+        '5',
+      );
+      const failed = await runner.run(
+        "const list = [1];\nfor await (const n of list) {\n  JSON.parse('{');\n}",
+        7,
+      );
+      expect(failed).toMatchObject({ status: 'error', ename: 'SyntaxError' });
+      expect((failed as { traceback: string[] }).traceback[0]).toMatch(/^Cell In\[7\], line 3\n/);
+    });
   }, 30_000);
 });
 
@@ -310,6 +372,26 @@ describe('tracebacks', () => {
     expect(error.evalue).toBe('bad');
     expect(error.traceback.at(-1)).toBe('TypeError: bad');
     expect(JSON.stringify(error)).not.toMatch(/evalmachine|tslab|dist\/kernel/);
+  });
+
+  it('maps the frames of a cell resumed after an await (`at async Cell In[n]`) to its lines', () => {
+    const cells = new CellSources();
+    cells.add('Cell In[5]', "const text = 'x';\nconst parsed = await (await fetch(text)).json();");
+    cells.compiled(
+      'Cell In[5]',
+      "(async function(exports, require) { Object.defineProperty(exports, '__esModule', { value: true });\nexports.parsed = exports.text = void 0;\nconst text = 'x';\nexports.text = text;\nconst parsed = await (await fetch(text)).json();\nexports.parsed = parsed;\n})(__tslab__.exports, __tslab__.require)",
+    );
+    const stack = [
+      'SyntaxError: Unexpected token',
+      '    at JSON.parse (<anonymous>)',
+      '    at parseJSONFromBytes (node:internal/deps/undici/undici:5584:19)',
+      '    at async helper (/home/me/project/lib.js:3:9)',
+      '    at async Cell In[5]:5:16',
+    ].join('\n');
+    expect(stackFrames(stack, cells)).toEqual([
+      'at async helper (/home/me/project/lib.js:3:9)',
+      "Cell In[5], line 2\n      1 const text = 'x';\n----> 2 const parsed = await (await fetch(text)).json();",
+    ]);
   });
 
   it('shows SDK errors as one line, thrown non-errors as values, and diagnostics with their line', () => {

@@ -163,6 +163,33 @@ export class ReplProcess {
   }
 
   /**
+   * Runs a multi-line input as one, as a notebook cell runs (node's `.editor` mode, ended with
+   * Ctrl-D), waits for the next prompt, and answers what it printed (the echoed input left out).
+   */
+  async runCell(source: string, timeout = 15_000): Promise<string> {
+    const start = this.raw.length;
+    this.type('.editor\r');
+    await this.waitFor(() => this.since(start).includes('Entering editor mode'), timeout, 'the editor mode');
+    this.type(source.split('\n').join('\r'));
+    const last = source.split('\n').at(-1)!.trim();
+    await this.waitFor(
+      () => this.since(start).trimEnd().endsWith(last),
+      timeout,
+      `the echo of ${JSON.stringify(last)}`,
+    );
+    const offset = this.raw.length;
+    this.type('\x04');
+    const prompt = PROMPT.trimEnd();
+    await this.waitFor(
+      () => this.since(offset).trimEnd().endsWith(prompt),
+      timeout,
+      `the prompt after ${JSON.stringify(source)}`,
+    );
+    const out = this.since(offset).trimEnd();
+    return out.slice(0, out.length - prompt.length).trim();
+  }
+
+  /**
    * The string value of `expression` in the REPL, read through a file so that it never appears in
    * the terminal (for secrets a test then checks the output never shows).
    */

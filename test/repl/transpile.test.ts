@@ -12,7 +12,7 @@ async function run(input: string): Promise<unknown> {
 
 describe('transpile', () => {
   it('strips TypeScript types', async () => {
-    expect((await transpile('const n: number = 41 + 1')).code.trim()).toBe('const n = 41 + 1;');
+    expect((await transpile('const n: number = 41 + 1')).code.trim()).toBe('var n = 41 + 1;');
     expect((await transpile('interface P { x: number }')).code.trim()).toBe('');
     // biome-ignore lint/suspicious/noTemplateCurlyInString: the input holds a template literal.
     expect(await run('((a: number, b?: string): string => `${a}${b ?? ""}`)(1)')).toBe('1');
@@ -30,6 +30,22 @@ describe('transpile', () => {
     expect(await run('var probe1 = await Promise.resolve(21 * 2); probe1')).toBe(42);
     expect(await run('probe1 + 1')).toBe(43);
     expect((await transpile('1 + 1')).async).toBe(false);
+  });
+
+  it('lets a later input declare a top-level const, let or class again, as a later cell can', async () => {
+    expect(
+      await run('const redeclared1 = 1; class Redeclared2 { v = 1 }; let redeclared3 = 3; redeclared1'),
+    ).toBe(1);
+    expect(await run('const redeclared1 = 2;\nredeclared1 * 10')).toBe(20);
+    expect(await run('class Redeclared2 { v = 2 }\n(new Redeclared2()).v')).toBe(2);
+    expect(await run('let redeclared3;\nredeclared3')).toBeUndefined();
+    expect(await run('const redeclared1 = await Promise.resolve(4);\nredeclared1')).toBe(4);
+    expect(await run('const redeclared1 = 5; redeclared1')).toBe(5);
+    // Only the top level: blocks, loops and functions keep their own `const`s.
+    const code = (
+      await transpile('for (const a of [1]) { const b = a; }\nfunction f() { const c = 1; return c; }')
+    ).code;
+    expect(code).not.toContain('var');
   });
 
   it('lowers syntax newer than ES2020 next to a top-level await', async () => {

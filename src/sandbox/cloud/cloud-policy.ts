@@ -30,9 +30,9 @@ export interface CloudPolicy {
   readonly allowNonNumeric: boolean;
   /** The handshake needs a session cookie whose user is the handshake's user. */
   readonly requiresSession: boolean;
-  /** A platform session cookie closes the connection with 4005. */
+  /** A platform session cookie closes the connection with 4005 (a browser's is not held against it: see cloud-server.ts). */
   readonly refusesPlatformCookie: boolean;
-  /** A User-Agent without a contact closes the connection with 4006. */
+  /** A missing User-Agent, or a bot's without a contact, closes the connection with 4006 (see user-agent-rule.ts). */
   readonly requiresIdentifyingUserAgent: boolean;
   /** Binary frames are dropped silently (the alternate server's way) instead of closing with 4000. */
   readonly ignoresBinaryFrames: boolean;

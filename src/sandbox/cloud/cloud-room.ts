@@ -4,8 +4,9 @@
  * Fan-out works as the alternate server's does, one step further: each set is serialized once,
  * queued in its room, and at the end of a short tick every member gets one frame holding every
  * line of the tick except its own (WIRE.md §5: a frame may hold several `\n`-joined lines). Members
- * that sent nothing and joined before the tick share one encoded frame, so the per-receiver cost
- * is a socket write, with no JSON or string work.
+ * that sent nothing and joined before the tick share one UTF-8 encoded frame, which the server
+ * writes to each of them as a text frame, so the per-receiver cost is a socket write, with no
+ * JSON, string or encoding work.
  */
 import type { WebSocket } from 'ws';
 

@@ -16,6 +16,7 @@
  * is dropped, handshakes that would push the server's buffered bytes past a budget are refused
  * with 4003, and the rate limit's buckets belong to the user and project, so reconnecting does not
  * refill them. Forwarded sets are batched per receiver per short tick (see {@link CloudRoom}).
+ * Every frame it sends is a text frame (the wire is text; browsers cannot read binary frames).
  */
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
@@ -45,7 +46,7 @@ import { CloudRoom, type RoomMember } from './cloud-room.js';
 import { type CloudChange, type CloudLogRecord, CloudState } from './cloud-state.js';
 import { RateBuckets } from './rate-buckets.js';
 import { refuseUpgrade, type UpgradeRefusal, upgradeProblem } from './upgrade-refusal.js';
-import { isIdentifyingUserAgent } from './user-agent-rule.js';
+import { acceptsUserAgent, isBrowserUpgrade } from './user-agent-rule.js';
 import { PLATFORM_COOKIE_WARNING, USER_AGENT_WARNING } from './warning-frames.js';
 
 /** What the cloud server needs from the sandbox around it. */
@@ -133,6 +134,8 @@ const MAX_PAYLOAD = 1024 * 1024;
 const FLUSH_BYTES = 256 * 1024;
 const OPEN = 1;
 const CLOSED = 3;
+/** `ws.send` options of every frame: text, whether the data is a string or a prebuilt UTF-8 Buffer. */
+const TEXT_FRAME = { binary: false } as const;
 
 interface Client extends RoomMember {
   ws: WebSocket;
@@ -440,13 +443,20 @@ export class CloudServer {
       return;
     }
     // The alternate server explains these two in a text frame first, so libraries that log what
-    // they cannot parse show the user why.
-    if (policy.refusesPlatformCookie && client.cookies.has(SESSION_COOKIE)) {
+    // they cannot parse show the user why. A browser sends whatever cookies it holds for the host,
+    // and here both endpoints share the sandbox's host: on the real services the alternate server
+    // is another site, which never gets the platform's cookie from a browser, so a browser's is
+    // not held against it (a library that sends one on purpose is still refused).
+    const browser = isBrowserUpgrade(req.headers['user-agent'], req.headers.origin);
+    if (policy.refusesPlatformCookie && client.cookies.has(SESSION_COOKIE) && !browser) {
       this.#send(client, PLATFORM_COOKIE_WARNING);
       this.#close(client, CLOSE_PLATFORM_COOKIE, 'platform cookies are not accepted here');
       return;
     }
-    if (policy.requiresIdentifyingUserAgent && !isIdentifyingUserAgent(req.headers['user-agent'])) {
+    if (
+      policy.requiresIdentifyingUserAgent &&
+      !acceptsUserAgent(req.headers['user-agent'], req.headers.origin)
+    ) {
       this.#send(client, USER_AGENT_WARNING);
       this.#close(client, CLOSE_NO_USER_AGENT, 'the User-Agent must name the bot and a contact');
       return;
@@ -655,10 +665,14 @@ export class CloudServer {
     this.#send(client, frame);
   };
 
-  /** Writes a frame, counting its bytes for the stall check. */
+  /**
+   * Writes a text frame, counting its bytes for the stall check. A prebuilt Buffer (a shared
+   * frame) goes out as text too: every message of the wire is text, and a browser hands a binary
+   * frame to the page as a Blob, which the web client cannot read.
+   */
   #send(client: Client, frame: Buffer | string): void {
     client.sentBytes += typeof frame === 'string' ? Buffer.byteLength(frame) : frame.length;
-    client.ws.send(frame);
+    client.ws.send(frame, TEXT_FRAME);
   }
 
   /**

@@ -14,13 +14,16 @@
  *   (4000), 16 MiB unread per receiver (4003), 30 s without reading anything or a ping (every
  *   30 s, as the alternate server) left unanswered (cut off), 128 MiB
  *   unread in all before a handshake's values frame is refused (4003), frames of at most 1 MiB.
- * - Fan-out: sets are serialized once and batched per receiver per 10 ms tick.
+ * - Fan-out: sets are serialized once and batched per receiver per 10 ms tick. Every frame the
+ *   server sends is a text frame (prebuilt frames too), as on the real servers.
  * - `/logs`: `limit` 1-100, default 100; `offset` >= 0; `projectid` digits; anything else 400 with
  *   `{"code":"BadRequest","message"}`. A project without entries answers `[]`. Newest first; the
  *   last 100,000 entries of each project are kept. A rename entry names the old variable and
  *   carries the new name (with `☁ `) as its value; a delete entry carries the last value.
- * - 4006 rule: the User-Agent must carry a contact, either a `Contact:` field with something after
- *   it or an `@name` / mail address; a bare URL does not count (library UAs carry their homepage).
+ * - 4006 rule: a missing or empty User-Agent is refused, as the alternate server's code does; a
+ *   browser (a `Mozilla/5.0 (…` User-Agent and an `Origin`) is taken as it is; a bot's User-Agent
+ *   must carry a contact, either a `Contact:` field with something after it or an `@name` / mail
+ *   address; a bare URL does not count (library UAs carry their homepage).
  * - Handshake: on the platform the `scratchsessionsid` cookie must belong to the handshake's user
  *   (compared without case), else 4002; the project must be a project of the store, else 4004.
  *   Platform project ids are numbers: `"0042"`, `"42"` and `42` name the same project (its values,
@@ -32,7 +35,9 @@
  *   platform project is its owner's alone: 4004 for anyone else, and `/logs` answers `[]`.
  * - The alternate endpoint keeps digits only, by the alternate server's own rule (`""`, `"5."`,
  *   `"-."` pass; `"-"`, `"."` and text are dropped silently), ignores binary frames, and sends the
- *   alternate server's plain-text warning frame before closing with 4005 or 4006.
+ *   alternate server's plain-text warning frame before closing with 4005 or 4006. A browser's
+ *   platform cookie does not close it with 4005: the endpoints share one host here, where the
+ *   real alternate server is another site that browsers never send the platform's cookie to.
  * - The alternate endpoint keeps no log (it has no logs endpoint), and keeps the values of at most
  *   32 projects whose last connection left (the least recently left beyond that are dropped).
  * - Sets after the handshake must carry its user and project id (else 4000). Creates are
@@ -70,5 +75,5 @@ export {
   type CloudStateOptions,
 } from './cloud-state.js';
 export { type SandboxCloud, type SandboxCloudSetup, setUpSandboxCloud } from './sandbox-cloud.js';
-export { isIdentifyingUserAgent } from './user-agent-rule.js';
+export { acceptsUserAgent, isBrowserUpgrade, isIdentifyingUserAgent } from './user-agent-rule.js';
 export { PLATFORM_COOKIE_WARNING, USER_AGENT_WARNING } from './warning-frames.js';

@@ -1,0 +1,88 @@
+/**
+ * Debian's Chromium, headless, driven over the DevTools protocol by `puppeteer-core` (which never
+ * downloads a browser). Installed by test/support/install-browser.sh.
+ *
+ * The test page runs in a document of the origin under test: the browser loads that origin's own
+ * root page from the real server, then the test writes its page into that document
+ * (`document.open`/`write`, which keeps the document's origin). Every request the page makes (the
+ * login calls, the WebSocket) goes to the real server, so its cookies, its `Origin` and its
+ * address space (loopback, for Chromium's local-network checks) are those of a page the server
+ * itself served.
+ */
+import { existsSync } from 'node:fs';
+import puppeteer, { type Browser, type Page } from 'puppeteer-core';
+import { type PageCloud, SCRATCH_CLOUD_PAGE } from './scratch-cloud-page.js';
+
+export const CHROMIUM = '/usr/bin/chromium';
+export const hasChromium = existsSync(CHROMIUM);
+
+export function launchChromium(): Promise<Browser> {
+  return puppeteer.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
+  });
+}
+
+/** A page of the Scratch-like cloud client, and everything that went wrong in it. */
+export interface CloudPage {
+  page: Page;
+  /** Uncaught exceptions (`pageerror`) and console errors, in order. */
+  errors: string[];
+  /** Opens a cloud connection named `key` (handshake as `user` into `projectId`). */
+  open(key: string, url: string, user: string, projectId: string): Promise<void>;
+  /** Sets a variable through connection `key`, as the VM would. */
+  set(key: string, name: string, value: string): Promise<void>;
+  read(key: string): Promise<PageCloud>;
+  /** Logs in inside the page; answers the `/login/` status and body. */
+  login(username: string, password: string): Promise<{ status: number; body: unknown }>;
+  close(): Promise<void>;
+}
+
+/**
+ * Opens the page in a document of `origin` (loaded from `origin` + `/`), in a browser context of
+ * its own (its own cookies: nothing of another test's login).
+ */
+export async function openCloudPage(browser: Browser, origin: string): Promise<CloudPage> {
+  const context = await browser.createBrowserContext();
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(`pageerror: ${(error as Error).message ?? error}`));
+  page.on('console', (message) => {
+    if (message.type() !== 'error') return;
+    const where = message.location().url ?? '';
+    // The browser's own icon request for the server's root document, not the page's doing.
+    if (where.endsWith('/favicon.ico')) return;
+    errors.push(`console: ${message.text()} (${where})`);
+  });
+  const answer = await page.goto(new URL('/', origin).href);
+  if (!answer?.ok()) throw new Error(`${origin}/ answered ${answer?.status()}`);
+  await page.setContent(SCRATCH_CLOUD_PAGE);
+  if (new URL(page.url()).origin !== new URL(origin).origin) throw new Error(`the page left ${origin}`);
+  return {
+    page,
+    errors,
+    open: (key, url, user, projectId) =>
+      page.evaluate(
+        (k, u, name, id) => (globalThis as unknown as PageApi).openCloud(k, u, name, id),
+        key,
+        url,
+        user,
+        projectId,
+      ),
+    set: (key, name, value) =>
+      page.evaluate((k, n, v) => (globalThis as unknown as PageApi).setCloudVar(k, n, v), key, name, value),
+    read: (key) => page.evaluate((k) => (globalThis as unknown as PageApi).readCloud(k), key),
+    login: (username, password) =>
+      page.evaluate((u, p) => (globalThis as unknown as PageApi).login(u, p), username, password),
+    close: () => context.close(),
+  };
+}
+
+/** The functions the page's script puts on `window` (the page's `globalThis`). */
+interface PageApi {
+  openCloud(key: string, url: string, user: string, projectId: string): void;
+  setCloudVar(key: string, name: string, value: string): void;
+  readCloud(key: string): PageCloud;
+  login(username: string, password: string): Promise<{ status: number; body: unknown }>;
+}

@@ -1,0 +1,181 @@
+/**
+ * The forms of TypeScript a notebook cell and a REPL input can hold, run in order in one kernel
+ * and in one REPL (both with the sandbox: `session` logged in, `sandbox` there), each with the
+ * value both must show for it (test/kernel/cell-forms.test.ts, test/repl/cell-forms.test.ts).
+ *
+ * `await (…)` in every shape the parser once read as a call of a function named `await`, top-level
+ * `for await` over a `PagedList`, declarations used by a later cell, a `const` declared again,
+ * labels, generators; and an erroring cell of each new shape, with the cell line its error is at.
+ */
+
+/** A cell that shows a value, or nothing. */
+export interface ValueForm {
+  readonly name: string;
+  readonly source: string;
+  /** The value's text as both front ends show it (node's `inspect`), or `null` when nothing shows. */
+  readonly shows: string | null;
+}
+
+/** A cell that fails. */
+export interface ErrorForm {
+  readonly name: string;
+  readonly source: string;
+  readonly error: {
+    readonly name: string;
+    readonly message: string | RegExp;
+    /** The cell lines (1-based) the kernel's traceback points at, innermost first. */
+    readonly lines: readonly number[];
+  };
+}
+
+export type CellForm = ValueForm | ErrorForm;
+
+export const isErrorForm = (form: CellForm): form is ErrorForm => 'error' in form;
+
+export const CELL_FORMS: readonly CellForm[] = [
+  {
+    name: 'await (await fetch(url)).json()',
+    source: [
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: the cell holds a template literal.
+      'const url = `${sandbox.hosts.api}/users/${sandbox.samples.demoUser}`;',
+      'const j = await (await fetch(url)).json();',
+      // undici's `json()` is typed `Promise<unknown>`: a cell (type-checked) says what it expects.
+      '(j as { username: string }).username',
+    ].join('\n'),
+    shows: "'demo_scratcher'",
+  },
+  {
+    name: 'await (x as T)',
+    source: 'const box: unknown = Promise.resolve(7);\nawait (box as any)',
+    shows: '7',
+  },
+  { name: 'await (<T>x)', source: 'await (<any>box) + 1', shows: '8' },
+  {
+    name: 'await (a ? b : c)',
+    source: 'const ok = false;\nawait (ok ? box : Promise.resolve(9))',
+    shows: '9',
+  },
+  {
+    name: 'top-level for await over a PagedList',
+    source: [
+      'let followers = 0;',
+      'for await (const user of session.users.followers(sandbox.samples.popularUser, { limit: 5 })) {',
+      '  if (user.username) followers++;',
+      '}',
+      'followers',
+    ].join('\n'),
+    shows: '5',
+  },
+  {
+    name: 'destructuring from an await',
+    source:
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: the cell holds a template literal.
+      'const { username, id } = await session.users.get(sandbox.samples.demoUser);\n`${username} ${typeof id}`',
+    shows: "'demo_scratcher number'",
+  },
+  {
+    name: 'array destructuring from await Promise.all',
+    source: 'const [first, second] = await Promise.all([Promise.resolve(1), 2]);\nfirst + second',
+    shows: '3',
+  },
+  {
+    name: 'await Promise.all([...]) as the value',
+    source: 'await Promise.all([1, 2, 3].map(async (n) => n * 2))',
+    shows: '[ 2, 4, 6 ]',
+  },
+  {
+    name: "await import('node:os')",
+    source: "const os = await import('node:os');\ntypeof os.hostname()",
+    shows: "'string'",
+  },
+  {
+    name: 'a class, an interface and a type declared',
+    source: [
+      'class Counter {',
+      '  count = 0;',
+      '  add(n: number): this {',
+      '    this.count += n;',
+      '    return this;',
+      '  }',
+      '}',
+      'interface Point { x: number; y: number }',
+      'type Pair = [Point, Point];',
+    ].join('\n'),
+    shows: null,
+  },
+  {
+    name: '…and used in the next cell',
+    source:
+      'const pair: Pair = [{ x: 1, y: 2 }, { x: 3, y: 4 }];\nnew Counter().add(pair[0].x).add(pair[1].y).count',
+    shows: '5',
+  },
+  { name: 'a const', source: 'const limit = 1;', shows: null },
+  { name: '…declared again in a later cell', source: 'const limit = 2;\nlimit * 10', shows: '20' },
+  {
+    name: 'labels',
+    source: [
+      'const seen: string[] = [];',
+      'outer: for (const a of [1, 2, 3]) {',
+      '  for (const b of [1, 2, 3]) {',
+      '    if (b > a) continue outer;',
+      '    if (a === 3) break outer;',
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: the cell holds a template literal.
+      '    seen.push(`${a}${b}`);',
+      '  }',
+      '}',
+      "seen.join(' ')",
+    ].join('\n'),
+    shows: "'11 21 22'",
+  },
+  {
+    name: 'generators, sync and async',
+    source: [
+      'function* countdown(n: number) {',
+      '  while (n > 0) yield n--;',
+      '}',
+      'async function* slowly() {',
+      '  yield* countdown(3);',
+      '}',
+      'const got: number[] = [];',
+      'for await (const n of slowly()) got.push(n);',
+      "got.join(',')",
+    ].join('\n'),
+    shows: "'3,2,1'",
+  },
+  {
+    name: 'an error in await (await fetch(url)).json()',
+    source: [
+      "const text = 'data:text/plain,not%20json';",
+      'const parsed = await (await fetch(text)).json();',
+    ].join('\n'),
+    error: { name: 'SyntaxError', message: /JSON/, lines: [2] },
+  },
+  {
+    name: 'an error in await (x as T)',
+    source: 'const missing: unknown = undefined;\nawait (missing as any).deeper',
+    error: { name: 'TypeError', message: /reading 'deeper'/, lines: [2] },
+  },
+  {
+    name: 'an error in await (<T>x)',
+    source: "const rejected = Promise.reject(new RangeError('out of range'));\nawait (<any>rejected)",
+    error: { name: 'RangeError', message: 'out of range', lines: [1] },
+  },
+  {
+    name: 'an error in await (a ? b : c)',
+    source: "const fail = true;\nawait (fail ? Promise.resolve(null) : box) ?? JSON.parse('{')",
+    error: { name: 'SyntaxError', message: /JSON/, lines: [2] },
+  },
+  {
+    name: 'an error in a top-level for await',
+    source: [
+      'async function* broken() {',
+      '  yield 1;',
+      "  throw new TypeError('the list broke');",
+      '}',
+      'for await (const n of broken()) {',
+      '  got.push(n);',
+      '}',
+    ].join('\n'),
+    error: { name: 'TypeError', message: 'the list broke', lines: [3, 5] },
+  },
+];
