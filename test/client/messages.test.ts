@@ -142,14 +142,22 @@ describe('messages', () => {
     const saved = first.lastSeenId!;
     expect(saved).toBe(Math.max(...ids));
 
-    // While no poller runs, more arrive; a new poller given the saved id reports exactly those.
+    // While no poller runs, more arrive (from strangers, and a love through the real write);
+    // a new poller given the saved id reports exactly those.
     follow(12, 20);
+    const demo = await ctx.login(0);
+    const [mine] = await demo.users.projects(ctx.sandbox.samples.otherUser, { limit: 1 });
+    await demo.projects.love(mine!.id);
     const second = session.messages.events({ interval: 0.05, lastSeenId: saved });
     const missed: Message[] = [];
     second.on('message', (m) => missed.push(m));
     await second.start();
     await second.stop();
-    expect(missed.map((m) => m.actor_username)).toEqual(strangers.slice(12, 20).map((u) => u.username));
+    expect(missed.map((m) => m.actor_username)).toEqual([
+      ...strangers.slice(12, 20).map((u) => u.username),
+      ctx.sandbox.samples.demoUser,
+    ]);
+    expect(missed.at(-1)).toMatchObject({ type: 'loveproject', project_id: mine!.id });
     expect(missed.every((m) => m.id > saved)).toBe(true);
     expect(second.lastSeenId).toBe(Math.max(...missed.map((m) => m.id)));
     expect(() => session.messages.events({ interval: 0 })).toThrow(RangeError);
