@@ -44,11 +44,9 @@ export function dateLimitFetcher<T extends DatedRow>(
   let queue: Promise<unknown> = Promise.resolve();
 
   const readMore = async (wanted: number, signal?: AbortSignal) => {
-    // One more than wanted when the boundary row will come again.
-    const limit = Math.min(
-      MAX_PAGE_SIZE,
-      Math.max(1, wanted + (state.delivered > 0 || state.buffer.length > 0 ? 1 : 0)),
-    );
+    // One more than wanted after the first request: the boundary row comes again.
+    const overlap = state.recent.length > 0 ? 1 : 0;
+    const limit = Math.min(MAX_PAGE_SIZE, Math.max(1, wanted + overlap));
     const rows = await read(limit, state.cursor, signal);
     const seen = (id: string | number) => state.recent.some((ids) => ids.has(id));
     const unique = rows.filter((row) => !seen(row.id));

@@ -142,17 +142,43 @@ describe('messages', () => {
     const saved = first.lastSeenId!;
     expect(saved).toBe(Math.max(...ids));
 
-    // While no poller runs, more arrive; a new poller given the saved id reports exactly those.
+    // While no poller runs, more arrive (from strangers, and a love through the real write);
+    // a new poller given the saved id reports exactly those.
     follow(12, 20);
+    const demo = await ctx.login(0);
+    const [mine] = await demo.users.projects(ctx.sandbox.samples.otherUser, { limit: 1 });
+    await demo.projects.love(mine!.id);
     const second = session.messages.events({ interval: 0.05, lastSeenId: saved });
     const missed: Message[] = [];
     second.on('message', (m) => missed.push(m));
     await second.start();
     await second.stop();
-    expect(missed.map((m) => m.actor_username)).toEqual(strangers.slice(12, 20).map((u) => u.username));
+    expect(missed.map((m) => m.actor_username)).toEqual([
+      ...strangers.slice(12, 20).map((u) => u.username),
+      ctx.sandbox.samples.demoUser,
+    ]);
+    expect(missed.at(-1)).toMatchObject({ type: 'loveproject', project_id: mine!.id });
     expect(missed.every((m) => m.id > saved)).toBe(true);
     expect(second.lastSeenId).toBe(Math.max(...missed.map((m) => m.id)));
     expect(() => session.messages.events({ interval: 0 })).toThrow(RangeError);
     expect(() => session.messages.events({ lastSeenId: -1 })).toThrow(RangeError);
+  });
+
+  it('a failing poll is an error event, and polling goes on', async () => {
+    const session = await ctx.login(1);
+    const events = session.messages.events({ interval: 0.05 });
+    await events.start();
+    const errors: Error[] = [];
+    const twice = new Promise<void>((resolve) =>
+      events.on('error', (error) => {
+        errors.push(error);
+        if (errors.length === 2) resolve();
+      }),
+    );
+    await session.logout(); // every poll from now on is refused
+    await twice;
+    await events.stop();
+    expect(errors[0]).toBeInstanceOf(LoginRequiredError);
+    expect(events.running).toBe(false);
   });
 });
