@@ -10,7 +10,7 @@
  * itself served.
  */
 import { existsSync } from 'node:fs';
-import puppeteer, { type Browser, type Page } from 'puppeteer-core';
+import puppeteer, { type Browser, type BrowserContext, type Page } from 'puppeteer-core';
 import { type PageCloud, SCRATCH_CLOUD_PAGE } from './scratch-cloud-page.js';
 
 export const CHROMIUM = '/usr/bin/chromium';
@@ -20,6 +20,8 @@ export function launchChromium(): Promise<Browser> {
   return puppeteer.launch({
     executablePath: CHROMIUM,
     headless: true,
+    // Chromium starts slowly on a busy machine; puppeteer's default gives up after 30 s.
+    timeout: 120_000,
     args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
   });
 }
@@ -45,6 +47,15 @@ export interface CloudPage {
  */
 export async function openCloudPage(browser: Browser, origin: string): Promise<CloudPage> {
   const context = await browser.createBrowserContext();
+  try {
+    return await cloudPageIn(context, origin);
+  } catch (error) {
+    await context.close(); // a page that could not be set up is not left open in the browser
+    throw error;
+  }
+}
+
+async function cloudPageIn(context: BrowserContext, origin: string): Promise<CloudPage> {
   const page = await context.newPage();
   const errors: string[] = [];
   page.on('pageerror', (error) => errors.push(`pageerror: ${(error as Error).message ?? error}`));
