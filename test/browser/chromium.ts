@@ -13,9 +13,12 @@ import { existsSync } from 'node:fs';
 import puppeteer, { type Browser, type BrowserContext, type Page } from 'puppeteer-core';
 import { type PageCloud, SCRATCH_CLOUD_PAGE } from './scratch-cloud-page.js';
 
+/** Debian's Chromium (the `chromium` package). */
 export const CHROMIUM = '/usr/bin/chromium';
+/** Whether it is installed: the browser tests are skipped without it. */
 export const hasChromium = existsSync(CHROMIUM);
 
+/** Starts it headless; the caller closes it. */
 export function launchChromium(): Promise<Browser> {
   return puppeteer.launch({
     executablePath: CHROMIUM,
@@ -35,9 +38,11 @@ export interface CloudPage {
   open(key: string, url: string, user: string, projectId: string): Promise<void>;
   /** Sets a variable through connection `key`, as the VM would. */
   set(key: string, name: string, value: string): Promise<void>;
+  /** What connection `key` has received and seen so far. */
   read(key: string): Promise<PageCloud>;
   /** Logs in inside the page; answers the `/login/` status and body. */
   login(username: string, password: string): Promise<{ status: number; body: unknown }>;
+  /** Closes the page's browser context (its sockets and cookies with it). */
   close(): Promise<void>;
 }
 
