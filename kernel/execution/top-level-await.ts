@@ -35,11 +35,16 @@ export function awaitsAtTopLevel(ts: TS, source: string): boolean {
   const visit = (node: TypeScript.Node): boolean => {
     if (ts.isAwaitExpression(node)) return true;
     if (ts.isForOfStatement(node) && node.awaitModifier !== undefined) return true;
-    // Code that runs later, in its own function, has its own `await`s; a computed member name
-    // (`[await k]() {}`) is evaluated where its class is.
+    // Code that runs later, in its own function, has its own `await`s. A member's computed name
+    // (`[await k]() {}`) and its decorators and its parameters' (`@log(await level) m() {}`,
+    // compiled to `__decorate(…)` calls after the class) are evaluated where its class is.
     if (ts.isFunctionLike(node) || ts.isPropertyDeclaration(node)) {
       const name = (node as { name?: TypeScript.Node }).name;
-      return name !== undefined && ts.isComputedPropertyName(name) && visit(name);
+      if (name !== undefined && ts.isComputedPropertyName(name) && visit(name)) return true;
+      const decorated = ts.isFunctionLike(node) ? [node, ...node.parameters] : [node];
+      return decorated.some(
+        (part) => ts.canHaveDecorators(part) && (ts.getDecorators(part) ?? []).some(visit),
+      );
     }
     if (ts.isClassStaticBlockDeclaration(node) || ts.isModuleDeclaration(node)) return false;
     return ts.forEachChild(node, visit) ?? false;

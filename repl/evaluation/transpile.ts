@@ -23,6 +23,8 @@ interface EsbuildLocation {
 }
 
 interface EsbuildMessage {
+  /** The kind of a warning, e.g. `assign-to-constant`. */
+  id?: string;
   text: string;
   location: EsbuildLocation | null;
 }
@@ -123,18 +125,35 @@ async function isIncomplete(transform: Transform, code: string, failure: Esbuild
   return false;
 }
 
-/** A `SyntaxError` whose message points at the place, without a stack trace. */
-function syntaxError(failure: EsbuildFailure): SyntaxError {
-  const first = failure.errors[0];
-  const error = new SyntaxError(first?.text ?? 'invalid input');
-  const at = first?.location;
-  let stack = `SyntaxError: ${error.message}`;
+/** `error` with a stack that points at the place in the input instead of a stack trace. */
+function pointingAt<E extends Error>(error: E, at: EsbuildLocation | null | undefined): E {
+  let stack = `${error.name}: ${error.message}`;
   if (at) {
     const text = at.lineText.replace(/\t/g, ' ');
     stack += `\n${text}\n${' '.repeat(Math.max(0, at.column))}^`;
   }
   error.stack = stack;
   return error;
+}
+
+/** A `SyntaxError` whose message points at the place, without a stack trace. */
+function syntaxError(failure: EsbuildFailure): SyntaxError {
+  const first = failure.errors[0];
+  return pointingAt(new SyntaxError(first?.text ?? 'invalid input'), first?.location);
+}
+
+/**
+ * The input's top-level `const`s become `var`s (./redeclarable.ts; an input that awaits makes them
+ * globals too), which would let an assignment to one pass silently. esbuild finds those
+ * assignments, scopes considered: the input is refused before it runs, as a cell is by the
+ * kernel's type check, instead of V8's `TypeError` when the line runs.
+ */
+function refuseConstantAssignment(result: TransformResult): void {
+  const warning = (result.warnings as EsbuildMessage[]).find((w) => w.id === 'assign-to-constant');
+  if (!warning) return;
+  const name = /"([^"]+)" is a constant/.exec(warning.text)?.[1];
+  const message = name ? `Assignment to constant variable '${name}'.` : 'Assignment to constant variable.';
+  throw pointingAt(new TypeError(message), warning.location);
 }
 
 /** The names of an import clause as a pattern: `a, { b as c }` → `{ default: a, b: c }`. */
@@ -174,20 +193,23 @@ export function rewriteImports(js: string): string {
 }
 
 async function stripTypes(transform: Transform, input: string): Promise<string> {
+  let result: TransformResult | undefined;
   if (looksLikeObjectLiteral(input)) {
     try {
-      return (await transform(`(${input.trim()})`, TS_OPTIONS)).code;
+      result = await transform(`(${input.trim()})`, TS_OPTIONS);
     } catch {
       // Not an object literal after all: a block. Parse it as written below.
     }
   }
   try {
-    return (await transform(input, TS_OPTIONS)).code;
+    result ??= await transform(input, TS_OPTIONS);
   } catch (error) {
     if (!isFailure(error)) throw error;
     if (await isIncomplete(transform, input, error)) throw new Recoverable(syntaxError(error));
     throw syntaxError(error);
   }
+  refuseConstantAssignment(result);
+  return result.code;
 }
 
 /**

@@ -10,16 +10,21 @@
  * itself served.
  */
 import { existsSync } from 'node:fs';
-import puppeteer, { type Browser, type Page } from 'puppeteer-core';
+import puppeteer, { type Browser, type BrowserContext, type Page } from 'puppeteer-core';
 import { type PageCloud, SCRATCH_CLOUD_PAGE } from './scratch-cloud-page.js';
 
+/** Debian's Chromium (the `chromium` package). */
 export const CHROMIUM = '/usr/bin/chromium';
+/** Whether it is installed: the browser tests are skipped without it. */
 export const hasChromium = existsSync(CHROMIUM);
 
+/** Starts it headless; the caller closes it. */
 export function launchChromium(): Promise<Browser> {
   return puppeteer.launch({
     executablePath: CHROMIUM,
     headless: true,
+    // Chromium starts slowly on a busy machine; puppeteer's default gives up after 30 s.
+    timeout: 120_000,
     args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
   });
 }
@@ -33,9 +38,11 @@ export interface CloudPage {
   open(key: string, url: string, user: string, projectId: string): Promise<void>;
   /** Sets a variable through connection `key`, as the VM would. */
   set(key: string, name: string, value: string): Promise<void>;
+  /** What connection `key` has received and seen so far. */
   read(key: string): Promise<PageCloud>;
   /** Logs in inside the page; answers the `/login/` status and body. */
   login(username: string, password: string): Promise<{ status: number; body: unknown }>;
+  /** Closes the page's browser context (its sockets and cookies with it). */
   close(): Promise<void>;
 }
 
@@ -45,6 +52,15 @@ export interface CloudPage {
  */
 export async function openCloudPage(browser: Browser, origin: string): Promise<CloudPage> {
   const context = await browser.createBrowserContext();
+  try {
+    return await cloudPageIn(context, origin);
+  } catch (error) {
+    await context.close(); // a page that could not be set up is not left open in the browser
+    throw error;
+  }
+}
+
+async function cloudPageIn(context: BrowserContext, origin: string): Promise<CloudPage> {
   const page = await context.newPage();
   const errors: string[] = [];
   page.on('pageerror', (error) => errors.push(`pageerror: ${(error as Error).message ?? error}`));

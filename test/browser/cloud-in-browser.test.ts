@@ -19,14 +19,17 @@ const fixture = useSandbox();
 let browser: Browser;
 beforeAll(async () => {
   if (hasChromium) browser = await launchChromium();
-});
+}, 180_000);
 afterAll(async () => {
   await browser?.close();
 });
 
-/** Polls `check` until it answers a value; stops at once when the page reported an error. */
+/**
+ * Polls `check` until it answers a value; stops at once when the page reported an error. The
+ * limit only bounds a failing wait: on a busy machine a page's round trips can take seconds.
+ */
 async function until<T>(cloudPage: CloudPage, check: () => Promise<T | undefined>, what: string): Promise<T> {
-  const deadline = Date.now() + 15_000;
+  const deadline = Date.now() + 60_000;
   for (;;) {
     if (cloudPage.errors.length > 0)
       throw new Error(`the page failed while waiting for ${what}: ${cloudPage.errors.join('; ')}`);
@@ -100,7 +103,9 @@ async function currentValues(cloud: Cloud): Promise<Record<string, string>> {
   return cloud.getAllVars();
 }
 
-describe.skipIf(!hasChromium)('the Scratch web client in Chromium', () => {
+// Each test opens a browser context, logs in, connects four sockets: far beyond the default 30 s
+// on a busy machine.
+describe.skipIf(!hasChromium)('the Scratch web client in Chromium', { timeout: 300_000 }, () => {
   it('on the platform endpoint, logged in inside the page with the browser’s own cookie and Origin', async () => {
     const { sandbox } = fixture;
     const account = sandbox.accounts[0]!;

@@ -342,7 +342,7 @@ describe('alternate endpoint', () => {
     await Promise.all([a.close(), b.close()]);
   });
 
-  it('does not hold the sandbox’s own platform cookie against a browser (one host serves both here)', async () => {
+  it('does not hold the sandbox’s own platform cookie against a page of its site (one host serves both here)', async () => {
     const browser = guest({
       'User-Agent': CHROME_AGENT,
       Origin: `http://127.0.0.1:${harness.port}`,
@@ -353,6 +353,14 @@ describe('alternate endpoint', () => {
     // The same cookie from a bot, even one that borrows a browser's User-Agent: 4005.
     const bot = guest({ 'User-Agent': CHROME_AGENT, Cookie: 'scratchsessionsid="sid-alice"' });
     expect((await bot.closed).code).toBe(4005);
+    // ...and one that also sends another site's Origin (as libraries do towards the platform).
+    const posing = guest({
+      'User-Agent': CHROME_AGENT,
+      Origin: 'https://scratch.mit.edu',
+      Cookie: 'scratchsessionsid="sid-alice"',
+    });
+    expect((await posing.closed).code).toBe(4005);
+    expect(posing.frames).toEqual([PLATFORM_COOKIE_WARNING]);
     await Promise.all([browser.close(), other.close()]);
   });
 

@@ -183,6 +183,8 @@ describe('top-level await', () => {
       'for await (const x of list) n++;',
       'if (ready) {\n  label: for (const p of await (list as any)) break label;\n}',
       'class A { [await (key)] = 1; [await (other)]() {} }',
+      'class B { @log(await (level)) m() {} }',
+      'class C { m(@arg(await (x)) p: number) {} }',
     ])
       expect(awaitsAtTopLevel(ts, source), source).toBe(true);
     for (const source of [
@@ -192,6 +194,7 @@ describe('top-level await', () => {
       'async function f() { await (x); for await (const y of z); }',
       'const g = async () => await (x);',
       'class A { async m() { await (x) } static { } }',
+      'class B { @log(level) async m() { await (x) } }',
     ])
       expect(awaitsAtTopLevel(ts, source), source).toBe(false);
   });
@@ -220,6 +223,14 @@ describe('top-level await', () => {
       );
       expect(failed).toMatchObject({ status: 'error', ename: 'SyntaxError' });
       expect((failed as { traceback: string[] }).traceback[0]).toMatch(/^Cell In\[7\], line 3\n/);
+      // A decorator's argument is evaluated where its class is (tslab compiles it to `__decorate`).
+      const decorated = [
+        'const tags: string[] = [];',
+        'const tag = (name: string) => (_: object, key: string) => void tags.push(key + ":" + name);',
+        'class Tagged { @tag(await (Promise.resolve("t"))) m() {} }',
+        'tags.join()',
+      ].join('\n');
+      expect(await value(decorated, 8)).toBe("'m:t'");
     });
   }, 30_000);
 });

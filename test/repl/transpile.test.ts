@@ -48,6 +48,24 @@ describe('transpile', () => {
     expect(code).not.toContain('var');
   });
 
+  it('refuses an input that assigns to one of its constants, which the var it becomes would allow', async () => {
+    const refused = async (input: string) => (await transpile(input).catch((e: unknown) => e)) as TypeError;
+    const direct = await refused('const fixed1 = 1;\nfixed1 = 2;\nfixed1');
+    expect(direct).toBeInstanceOf(TypeError);
+    expect(direct.message).toBe("Assignment to constant variable 'fixed1'.");
+    expect(direct.stack).toBe("TypeError: Assignment to constant variable 'fixed1'.\nfixed1 = 2;\n^");
+    // In a function, after an await, and through ++: refused too, before anything runs.
+    for (const input of [
+      'const fixed2 = 1; function bump() { fixed2++; }',
+      'const fixed3 = await Promise.resolve(1); fixed3 += 1;',
+    ])
+      expect(await refused(input), input).toBeInstanceOf(TypeError);
+    expect(globalThis).not.toHaveProperty('fixed2');
+    // A name the function declares itself is another variable; the constant may be declared again.
+    expect(await run('const fixed1 = 1; function own() { let fixed1 = 0; return ++fixed1; } own()')).toBe(1);
+    expect(await run('const fixed1 = 5; fixed1')).toBe(5);
+  });
+
   it('lowers syntax newer than ES2020 next to a top-level await', async () => {
     expect(await run('var probe2 = null; probe2 ??= await Promise.resolve(7); probe2')).toBe(7);
     expect(

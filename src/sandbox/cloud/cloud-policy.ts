@@ -30,7 +30,7 @@ export interface CloudPolicy {
   readonly allowNonNumeric: boolean;
   /** The handshake needs a session cookie whose user is the handshake's user. */
   readonly requiresSession: boolean;
-  /** A platform session cookie closes the connection with 4005 (a browser's is not held against it: see cloud-server.ts). */
+  /** A platform session cookie closes the connection with 4005 (not one of a browser's page of the sandbox's own site: see cloud-server.ts). */
   readonly refusesPlatformCookie: boolean;
   /** A missing User-Agent, or a bot's without a contact, closes the connection with 4006 (see user-agent-rule.ts). */
   readonly requiresIdentifyingUserAgent: boolean;

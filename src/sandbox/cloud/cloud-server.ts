@@ -134,6 +134,21 @@ const MAX_PAYLOAD = 1024 * 1024;
 const FLUSH_BYTES = 256 * 1024;
 const OPEN = 1;
 const CLOSED = 3;
+/**
+ * A browser's upgrade from a page the sandbox itself served: its `Origin` names the host the
+ * upgrade came to. The one client that sends the platform's cookie to the alternate endpoint
+ * without meaning to.
+ */
+function isOwnSitePage(req: IncomingMessage): boolean {
+  const { origin, host } = req.headers;
+  if (!host || !origin || !isBrowserUpgrade(req.headers['user-agent'], origin)) return false;
+  try {
+    return new URL(origin).host === host;
+  } catch {
+    return false; // an Origin that is not a URL names no page
+  }
+}
+
 /** `ws.send` options of every frame: text, whether the data is a string or a prebuilt UTF-8 Buffer. */
 const TEXT_FRAME = { binary: false } as const;
 
@@ -445,10 +460,10 @@ export class CloudServer {
     // The alternate server explains these two in a text frame first, so libraries that log what
     // they cannot parse show the user why. A browser sends whatever cookies it holds for the host,
     // and here both endpoints share the sandbox's host: on the real services the alternate server
-    // is another site, which never gets the platform's cookie from a browser, so a browser's is
-    // not held against it (a library that sends one on purpose is still refused).
-    const browser = isBrowserUpgrade(req.headers['user-agent'], req.headers.origin);
-    if (policy.refusesPlatformCookie && client.cookies.has(SESSION_COOKIE) && !browser) {
+    // is another site, which never gets the platform's cookie from a browser, so the cookie of a
+    // page of the sandbox's own site is not held against it (a library that sends one on purpose,
+    // even with a browser's User-Agent and another site's Origin, is still refused).
+    if (policy.refusesPlatformCookie && client.cookies.has(SESSION_COOKIE) && !isOwnSitePage(req)) {
       this.#send(client, PLATFORM_COOKIE_WARNING);
       this.#close(client, CLOSE_PLATFORM_COOKIE, 'platform cookies are not accepted here');
       return;

@@ -35,9 +35,10 @@
  *   platform project is its owner's alone: 4004 for anyone else, and `/logs` answers `[]`.
  * - The alternate endpoint keeps digits only, by the alternate server's own rule (`""`, `"5."`,
  *   `"-."` pass; `"-"`, `"."` and text are dropped silently), ignores binary frames, and sends the
- *   alternate server's plain-text warning frame before closing with 4005 or 4006. A browser's
- *   platform cookie does not close it with 4005: the endpoints share one host here, where the
- *   real alternate server is another site that browsers never send the platform's cookie to.
+ *   alternate server's plain-text warning frame before closing with 4005 or 4006. The platform
+ *   cookie of a browser's page of the sandbox's own site (its `Origin` is the host it connects to)
+ *   does not close it with 4005: the endpoints share one host here, where the real alternate
+ *   server is another site that browsers never send the platform's cookie to.
  * - The alternate endpoint keeps no log (it has no logs endpoint), and keeps the values of at most
  *   32 projects whose last connection left (the least recently left beyond that are dropped).
  * - Sets after the handshake must carry its user and project id (else 4000). Creates are
