@@ -19,8 +19,21 @@ export interface FlatRowsOptions {
 /** Objects nested deeper than this are written as JSON text. */
 const MAX_DEPTH = 6;
 
-function flatten(value: unknown, prefix: string, out: FlatRow, depth: number): void {
-  if (value === null || value === undefined) {
+/** A flat row whose lists stay arrays and whose dates stay `Date`s (the data store's rows). */
+export type FlatRecord = Record<string, FlatValue | Date | readonly unknown[]>;
+
+/** How leaves are written: as plain text (CSV, dataframes) or kept as lists and dates (the data store). */
+interface FlattenStyle {
+  keepLists: boolean;
+}
+
+const TEXT: FlattenStyle = { keepLists: false };
+const LISTS: FlattenStyle = { keepLists: true };
+
+function flatten(value: unknown, prefix: string, out: FlatRecord, depth: number, style: FlattenStyle): void {
+  if (style.keepLists && (Array.isArray(value) || value instanceof Date)) {
+    out[prefix] = value as Date | readonly unknown[];
+  } else if (value === null || value === undefined) {
     out[prefix] = null;
   } else if (typeof value === 'string' || typeof value === 'boolean') {
     out[prefix] = value;
@@ -33,9 +46,11 @@ function flatten(value: unknown, prefix: string, out: FlatRow, depth: number): v
   } else if (Array.isArray(value) || depth >= MAX_DEPTH) {
     out[prefix] = jsonText(value);
   } else if (typeof value === 'object') {
-    for (const [key, item] of Object.entries(value)) {
-      if (isSecretKey(key)) continue;
-      flatten(item, prefix === '' ? key : `${prefix}.${key}`, out, depth + 1);
+    const record = value as Record<string, unknown>;
+    // for…in over own keys: no entry arrays per object (a load flattens millions of records).
+    for (const key in record) {
+      if (!Object.hasOwn(record, key) || isSecretKey(key)) continue;
+      flatten(record[key], prefix === '' ? key : `${prefix}.${key}`, out, depth + 1, style);
     }
   } else {
     out[prefix] = String(value);
@@ -52,9 +67,21 @@ function jsonText(value: unknown): string {
 
 /** One record as a flat row. */
 export function toFlatRow(record: unknown, options: FlatRowsOptions = {}): FlatRow {
-  const out: FlatRow = {};
+  return flattenRecord(record, options, TEXT) as FlatRow;
+}
+
+/**
+ * One record as a flat row named like {@link toFlatRow}'s, but with arrays kept as arrays and
+ * dates as `Date`s: the columns of the data store, which has list and timestamp types.
+ */
+export function toFlatRecord(record: unknown, options: FlatRowsOptions = {}): FlatRecord {
+  return flattenRecord(record, options, LISTS);
+}
+
+function flattenRecord(record: unknown, options: FlatRowsOptions, style: FlattenStyle): FlatRecord {
+  const out: FlatRecord = {};
   if (record === null || typeof record !== 'object' || Array.isArray(record)) {
-    flatten(record, 'value', out, 0);
+    flatten(record, 'value', out, 0, style);
     return out;
   }
   const r = record as Record<string, unknown>;
@@ -62,9 +89,9 @@ export function toFlatRow(record: unknown, options: FlatRowsOptions = {}): FlatR
   if (options.owner && author && typeof author === 'object' && typeof author.username !== 'string') {
     // Put the name where a full record has it: right after the author's id.
     const { id, ...rest } = author;
-    flatten({ ...r, author: { id, username: options.owner, ...rest } }, '', out, 0);
+    flatten({ ...r, author: { id, username: options.owner, ...rest } }, '', out, 0, style);
   } else {
-    flatten(r, '', out, 0);
+    flatten(r, '', out, 0, style);
   }
   return out;
 }
