@@ -389,45 +389,71 @@ export class CloudRecorder extends TypedEmitter<CloudRecorderEvents> {
     const { duck, connection, serial } = this.#context;
     const time = (ms: number) => duck.timestampValue(BigInt(ms) * 1000n);
     await serial.run(async () => {
-      let stored = 0;
-      let merged = 0;
+      // Live rows not yet matched that could be one of these changes, matched here in order.
+      const since = fresh[0]!.timestamp - SKEW_MS;
+      const reader = await connection.runAndReadAll(
+        `SELECT rowid, name, value, source, epoch_ms(received) FROM ${table}
+         WHERE project = $1 AND source IN ('live', 'resync') AND received >= $2 ORDER BY received`,
+        [project, time(since)],
+      );
+      const candidates = (reader.getRowsJS() as [bigint, string, string, string, bigint][]).map(
+        ([rowid, name, value, source, received]) => ({ rowid, name, value, source, received: Number(received), used: false }),
+      );
+      const updates: { rowid: bigint; entry: CloudLogEntry }[] = [];
+      const inserts: CloudLogEntry[] = [];
+      for (const entry of fresh) {
+        const match =
+          entry.verb === 'set'
+            ? candidates.find(
+                (row) =>
+                  !row.used &&
+                  row.name === entry.name &&
+                  row.value === entry.value &&
+                  row.received >= entry.timestamp - SKEW_MS &&
+                  (row.source === 'resync' || row.received <= entry.timestamp + LIVE_WINDOW_MS),
+              )
+            : undefined;
+        if (match) {
+          match.used = true;
+          updates.push({ rowid: match.rowid, entry });
+        } else {
+          inserts.push(entry);
+        }
+      }
       await connection.run('BEGIN TRANSACTION');
       try {
-        for (const entry of fresh) {
-          if (entry.verb === 'set') {
-            const update = await connection.run(
-              `UPDATE ${table} SET source = 'both', "user" = $4, "timestamp" = $5 WHERE rowid = (
-                 SELECT rowid FROM ${table} WHERE project = $1 AND name = $2 AND value = $3 AND (
-                   (source = 'live' AND received BETWEEN $5 - INTERVAL ${SKEW_MS / 1000} SECOND AND $5 + INTERVAL ${LIVE_WINDOW_MS / 1000} SECOND)
-                   OR (source = 'resync' AND received >= $5 - INTERVAL ${SKEW_MS / 1000} SECOND))
-                 ORDER BY received LIMIT 1)`,
-              [project, entry.name, entry.value, entry.user, time(entry.timestamp)],
-            );
-            if (update.rowsChanged > 0) {
-              merged++;
-              continue;
-            }
+        for (const { rowid, entry } of updates) {
+          await connection.run(
+            `UPDATE ${table} SET source = 'both', "user" = $1, "timestamp" = $2 WHERE rowid = $3`,
+            [entry.user, time(entry.timestamp), rowid],
+          );
+        }
+        if (inserts.length > 0) {
+          const appender = await connection.createAppender(this.table);
+          for (const entry of inserts) {
+            appender.appendVarchar(project);
+            appender.appendTimestamp(time(entry.timestamp));
+            appender.appendVarchar(entry.user);
+            appender.appendVarchar(entry.verb);
+            appender.appendVarchar(entry.name);
+            appender.appendVarchar(entry.value);
+            appender.appendVarchar('log');
+            appender.appendNull();
+            appender.endRow();
           }
-          await connection.run(`INSERT INTO ${table} VALUES ($1, $2, $3, $4, $5, $6, 'log', NULL)`, [
-            project,
-            time(entry.timestamp),
-            entry.user,
-            entry.verb,
-            entry.name,
-            entry.value,
-          ]);
-          stored++;
+          appender.flushSync();
+          appender.closeSync();
         }
         await connection.run('COMMIT');
       } catch (error) {
         await connection.run('ROLLBACK').catch(() => undefined);
         throw error;
       }
-      this.#counts.stored += stored;
-      this.#counts.fromLog += stored;
-      this.#counts.merged += merged;
+      this.#counts.stored += inserts.length;
+      this.#counts.fromLog += inserts.length;
+      this.#counts.merged += updates.length;
       const last = fresh[fresh.length - 1]!;
-      if (stored > 0) this.#counts.last ??= { name: last.name, value: last.value };
+      if (inserts.length > 0) this.#counts.last ??= { name: last.name, value: last.value };
       this.emit('update', this.counts);
     });
   }

@@ -162,11 +162,14 @@ export async function importFrom(
       'SELECT count(*) FROM information_schema.tables WHERE table_name = $1 AND table_schema = current_schema()',
       [table],
     );
-    const sql =
-      Number(exists.getRows()[0]![0]) > 0
-        ? `INSERT INTO ${quoteName(table)} BY NAME SELECT * FROM ${reader}`
-        : `CREATE TABLE ${quoteName(table)} AS SELECT * FROM ${reader}`;
-    const result = await connection.run(sql);
-    return { table, rows: result.rowsChanged };
+    const count = async () =>
+      Number((await connection.runAndReadAll(`SELECT count(*) FROM ${quoteName(table)}`)).getRows()[0]![0]);
+    if (Number(exists.getRows()[0]![0]) > 0) {
+      const before = await count();
+      await connection.run(`INSERT INTO ${quoteName(table)} BY NAME SELECT * FROM ${reader}`);
+      return { table, rows: (await count()) - before };
+    }
+    await connection.run(`CREATE TABLE ${quoteName(table)} AS SELECT * FROM ${reader}`);
+    return { table, rows: await count() };
   });
 }

@@ -151,6 +151,7 @@ class TableLoader {
 
   async start(): Promise<void> {
     this.#columns = await readColumns(this.#context.connection, this.#table);
+    this.#writers = (this.#columns ?? []).map((column) => writerFor(this.#context.duck, column.type));
   }
 
   /** Reads the key range of the table (once, when the load's key is known). */

@@ -21,6 +21,7 @@ import { type LoadOptions, type LoadResult, loadInto } from './load.js';
 import type { LoadSource } from './load-sources.js';
 import { plainRow, toParameters } from './query-values.js';
 import { Serial } from './serial.js';
+import { quoteName } from './sql-names.js';
 import { statementOf } from './sql-template.js';
 import type { StoreContext } from './store-context.js';
 import { WALKS_TABLE } from './walk-progress.js';
@@ -122,12 +123,20 @@ export class Store {
 
   /** The tables of the store with their row and column counts (the store's own bookkeeping left out). */
   async tables(): Promise<RecordList<TableInfo>> {
-    const rows = await this.query(
-      `SELECT table_name AS name, estimated_size AS rows, column_count AS columns FROM duckdb_tables()
+    const tables = await this.query(
+      `SELECT table_name AS name, column_count AS columns FROM duckdb_tables()
        WHERE schema_name = current_schema() AND NOT temporary AND table_name <> $1 ORDER BY table_name`,
       [WALKS_TABLE],
     );
-    return RecordList.fromWindow(rows as unknown as TableInfo[]);
+    const infos: TableInfo[] = [];
+    for (const { name, columns } of tables as unknown as { name: string; columns: number }[]) {
+      // An exact count (DuckDB's estimate counts deleted rows too): cheap, from the table's metadata.
+      const [{ rows }] = (await this.query(`SELECT count(*) AS rows FROM ${quoteName(name)}`)) as unknown as [
+        { rows: number },
+      ];
+      infos.push({ name, rows, columns });
+    }
+    return RecordList.fromWindow(infos);
   }
 
   /**
