@@ -4,9 +4,9 @@
  *     scratchlab kernel install [--user | --prefix DIR]
  */
 import { parseArgs } from 'node:util';
-import { installKernelspecs, kernelsDir } from './kernelspec.js';
-import { packageRoot } from './package-resolution.js';
-import { rebuildCommand, transportProblem } from './transport-check.js';
+import { packageRoot } from './execution/package-resolution.js';
+import { installKernelspecs, kernelsDir } from './install/kernelspec.js';
+import { rebuildCommand, transportProblem } from './install/transport-check.js';
 
 const HELP = `Usage: scratchlab kernel install [--user | --prefix DIR]
 

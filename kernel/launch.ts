@@ -17,17 +17,16 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { CellRunner, errorClassesOf } from './cell-runner.js';
-import { exportedNames } from './exported-names.js';
-import { mentionsAny, OnFirstUse } from './first-use.js';
-import { loginHint, loginState } from './login-state.js';
+import { PendingDisplays } from './display/pending-displays.js';
+import { CellRunner, errorClassesOf } from './execution/cell-runner.js';
+import { exportedNames } from './execution/exported-names.js';
+import { mentionsAny, OnFirstUse } from './execution/first-use.js';
 import {
   mainDeclarations,
   packageRoot,
   resolvePackageForRequire,
   resolvePackageForTypes,
-} from './package-resolution.js';
-import { PendingDisplays } from './pending-displays.js';
+} from './execution/package-resolution.js';
 import {
   defineGlobals,
   GLOBALS_MODULE,
@@ -35,9 +34,10 @@ import {
   KERNEL_GLOBAL_KEY,
   PRELOAD_NAMES,
   preloadSource,
-} from './preload.js';
-import type { QuickInfo } from './quick-info.js';
-import { KernelServer, kernelLog } from './server.js';
+} from './execution/preload.js';
+import { loginHint, loginState } from './protocol/login-state.js';
+import type { QuickInfo } from './protocol/quick-info.js';
+import { KernelServer, kernelLog } from './protocol/server.js';
 import { converterSet, executor, jupyter, tslabTypeScript } from './tslab.js';
 
 const { values: args } = parseArgs({
@@ -78,9 +78,9 @@ const session = new OnFirstUse(async () => {
   const [sdk, { openWorkbench }, helpers, { createLive }, { createDisplay }] = await Promise.all([
     import('scratchlab'),
     import('scratchlab/workbench'),
-    import('./helpers.js'),
-    import('./live.js'),
-    import('./display-helper.js'),
+    import('./display/helpers.js'),
+    import('./display/live.js'),
+    import('./display/display-helper.js'),
   ]);
   sdkErrors = errorClassesOf(sdk);
   shownByPlot = helpers.shownByPlot;

@@ -3,8 +3,8 @@
  * REPL is asked for.
  */
 import { parseArgs } from 'node:util';
-import { openSession } from './open-session.js';
-import { processTerminal } from './terminal.js';
+import { openSession } from './session/open-session.js';
+import { processTerminal } from './terminal/terminal.js';
 
 const HELP = `Usage: scratchlab repl [--sandbox]
 

@@ -5,18 +5,18 @@
  * runs the first input (well before anyone has typed one).
  */
 import * as sdk from 'scratchlab';
-import type { Activity } from './activity.js';
-import { installAutoProgress } from './auto-progress.js';
-import { isAwaitedByRepl, type OutputNotes } from './display.js';
-import { createDisplay } from './display-output.js';
-import { installInterruptSignals } from './interrupt.js';
-import { createLive, stopLiveCharts } from './live.js';
-import { plot } from './plot.js';
-import { finishProgressBars, withProgress } from './progress.js';
-import type { PromptHost } from './prompt-region.js';
-import { ScreenRows } from './screen-rows.js';
-import { createShow } from './show.js';
-import { createWriter, type Writer } from './writer.js';
+import { installAutoProgress } from './display/auto-progress.js';
+import { isAwaitedByRepl, type OutputNotes } from './display/display.js';
+import { createDisplay } from './display/display-output.js';
+import { createLive, stopLiveCharts } from './display/live.js';
+import { plot } from './display/plot.js';
+import { finishProgressBars, withProgress } from './display/progress.js';
+import { createShow } from './display/show.js';
+import { createWriter, type Writer } from './display/writer.js';
+import { installInterruptSignals } from './evaluation/interrupt.js';
+import type { Activity } from './terminal/activity.js';
+import type { PromptHost } from './terminal/prompt-region.js';
+import { ScreenRows } from './terminal/screen-rows.js';
 
 /** What the rich layer needs from the REPL. */
 export interface ToolkitHost extends PromptHost {

@@ -6,7 +6,7 @@ import { extname, resolve } from 'node:path';
 import { writeFileAtomic } from '../atomic-write.js';
 import { formatCount } from './format.js';
 
-/** `Symbol.for` key of the REPL's "draw yourself" method (see repl/display.ts). */
+/** `Symbol.for` key of the REPL's "draw yourself" method (see repl/display/display.ts). */
 export const REPL_DISPLAY: unique symbol = Symbol.for('scratchlab.repl.display');
 /** `Symbol.for` key of the Jupyter display convention tslab and Deno share: a MIME bundle. */
 export const JUPYTER_DISPLAY: unique symbol = Symbol.for('Jupyter.display');

@@ -6,7 +6,7 @@ request to idle status, as a front end waits), kernels interleaved round by roun
     python3 kernel-cells.py CWD CELLS ROUNDS KERNEL [KERNEL ...]
 
 Prints JSON: {kernel: [ms per cell of each round, ...]}. Plain tslab loses messages past about
-170 cells (see kernel/send-queue.ts), so CELLS * ROUNDS stays below that.
+170 cells (see kernel/protocol/send-queue.ts), so CELLS * ROUNDS stays below that.
 """
 
 import json

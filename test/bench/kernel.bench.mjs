@@ -11,7 +11,7 @@ import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { plotBundle } from '../../dist/kernel/helpers.js';
+import { plotBundle } from '../../dist/kernel/display/helpers.js';
 import { jupyterHome } from '../support/jupyter-home.mjs';
 import { best, fmt, time } from './lib.mjs';
 

@@ -3,14 +3,14 @@
 import { EventEmitter } from 'node:events';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { CellRunner } from '../../kernel/cell-runner.js';
-import { chartBundle, resultBundle, tableBundle } from '../../kernel/display.js';
-import { createDisplay } from '../../kernel/display-helper.js';
-import { exportedNames } from '../../kernel/exported-names.js';
-import { plotBundle, valueBundle } from '../../kernel/helpers.js';
-import { createLive } from '../../kernel/live.js';
-import { mainDeclarations, virtualDeclarations } from '../../kernel/package-resolution.js';
-import { PendingDisplays } from '../../kernel/pending-displays.js';
+import { chartBundle, resultBundle, tableBundle } from '../../kernel/display/display.js';
+import { createDisplay } from '../../kernel/display/display-helper.js';
+import { plotBundle, valueBundle } from '../../kernel/display/helpers.js';
+import { createLive } from '../../kernel/display/live.js';
+import { PendingDisplays } from '../../kernel/display/pending-displays.js';
+import { CellRunner } from '../../kernel/execution/cell-runner.js';
+import { exportedNames } from '../../kernel/execution/exported-names.js';
+import { mainDeclarations, virtualDeclarations } from '../../kernel/execution/package-resolution.js';
 import {
   defineGlobals,
   globalExports,
@@ -18,15 +18,15 @@ import {
   KERNEL_GLOBAL_KEY,
   PRELOAD_NAMES,
   preloadSource,
-} from '../../kernel/preload.js';
-import { quickInfoText } from '../../kernel/quick-info.js';
+} from '../../kernel/execution/preload.js';
+import { quickInfoText } from '../../kernel/protocol/quick-info.js';
 import {
   CellSources,
   cellError,
   diagnosticsError,
   sourceLineOf,
   stackFrames,
-} from '../../kernel/traceback.js';
+} from '../../kernel/protocol/traceback.js';
 import { converterSet, type DisplayMessage, executor, jupyter, tslabTypeScript } from '../../kernel/tslab.js';
 import * as sdk from '../../src/index.js';
 import { logsChartSpec, VEGA_LITE_MIME } from '../../src/presentation/index.js';
@@ -293,7 +293,7 @@ describe('tracebacks', () => {
       '    at Script.runInThisContext (node:vm:137:12)',
       '    at Object.execute (/x/node_modules/tslab/dist/executor.js:160:38)',
       '    at evalmachine.<anonymous>:1:1',
-      '    at CellRunner.run (/x/dist/kernel/cell-runner.js:10:2)',
+      '    at CellRunner.run (/x/dist/kernel/execution/cell-runner.js:10:2)',
       '    at helper (/home/me/project/lib.js:3:9)',
     ].join('\n');
     expect(stackFrames(stack, cells)).toEqual([

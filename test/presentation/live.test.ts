@@ -5,11 +5,11 @@
  */
 import { PassThrough } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createLive as createKernelLive } from '../../kernel/live.js';
-import { PendingDisplays } from '../../kernel/pending-displays.js';
+import { createLive as createKernelLive } from '../../kernel/display/live.js';
+import { PendingDisplays } from '../../kernel/display/pending-displays.js';
 import { jupyter } from '../../kernel/tslab.js';
-import { Activity } from '../../repl/activity.js';
-import { createLive as createReplLive, stopLiveCharts } from '../../repl/live.js';
+import { createLive as createReplLive, stopLiveCharts } from '../../repl/display/live.js';
+import { Activity } from '../../repl/terminal/activity.js';
 import { Cloud } from '../../src/cloud/index.js';
 import { renderLiveChart } from '../../src/presentation/index.js';
 import { waitFor } from '../cloud/support.js';

@@ -1,9 +1,9 @@
 // show() of the values the presentation layer makes, in both front ends: a chart shows as a chart,
 // an empty record list as "no results", records as tables.
 import { describe, expect, it } from 'vitest';
-import { valueBundle } from '../../kernel/helpers.js';
-import { OutputNotes } from '../../repl/display.js';
-import { createShow } from '../../repl/show.js';
+import { valueBundle } from '../../kernel/display/helpers.js';
+import { OutputNotes } from '../../repl/display/display.js';
+import { createShow } from '../../repl/display/show.js';
 import { RecordList } from '../../src/index.js';
 import { chartOf, VEGA_LITE_MIME } from '../../src/presentation/index.js';
 import { logEntry, project } from './records.js';

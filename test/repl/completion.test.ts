@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cleanCompletions } from '../../repl/completion.js';
+import { cleanCompletions } from '../../repl/evaluation/completion.js';
 
 describe('completion lists', () => {
   it('puts own members first and drops Object.prototype members', () => {

@@ -1,9 +1,9 @@
 import { PagedList } from 'scratchlab';
 import { Chart } from 'scratchlab/presentation';
 import { describe, expect, it } from 'vitest';
-import { isAwaitedByRepl, kDisplay, OutputNotes } from '../../repl/display.js';
-import { plot } from '../../repl/plot.js';
-import { createShow } from '../../repl/show.js';
+import { isAwaitedByRepl, kDisplay, OutputNotes } from '../../repl/display/display.js';
+import { plot } from '../../repl/display/plot.js';
+import { createShow } from '../../repl/display/show.js';
 import { logEntry, user } from '../presentation/records.js';
 
 const entries = Array.from({ length: 20 }, (_, i) =>

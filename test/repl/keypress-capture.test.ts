@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 import type { Key } from 'node:readline';
 import { describe, expect, it } from 'vitest';
-import { KeypressRouter } from '../../repl/keypress-capture.js';
+import { KeypressRouter } from '../../repl/terminal/keypress-capture.js';
 
 const press = (input: EventEmitter, text: string, key: Partial<Key> = { name: text }) =>
   input.emit('keypress', text, { sequence: text, ...key });

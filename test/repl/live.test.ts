@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { Activity } from '../../repl/activity.js';
-import { createLive, type LiveHost, stopLiveCharts } from '../../repl/live.js';
+import { createLive, type LiveHost, stopLiveCharts } from '../../repl/display/live.js';
+import { Activity } from '../../repl/terminal/activity.js';
 import { Screen } from './screen.js';
 
 /** A terminal: what is written lands on a screen; the prompt is redrawn like readline does. */

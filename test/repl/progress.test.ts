@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { finishProgressBars, ProgressBar, withProgress } from '../../repl/progress.js';
+import { finishProgressBars, ProgressBar, withProgress } from '../../repl/display/progress.js';
 
 class FakeStderr {
   isTTY = true;

@@ -1,7 +1,7 @@
 import { Recoverable } from 'node:repl';
 import { runInThisContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
-import { rewriteImports, transpile } from '../../repl/transpile.js';
+import { rewriteImports, transpile } from '../../repl/evaluation/transpile.js';
 
 /** Runs transpiled input the way the evaluator does and answers its value. */
 async function run(input: string): Promise<unknown> {

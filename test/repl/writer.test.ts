@@ -1,7 +1,7 @@
 import { ApiError, LoginRequiredError } from 'scratchlab';
 import { describe, expect, it } from 'vitest';
-import { type DisplayContext, kDisplay } from '../../repl/display.js';
-import { createWriter, formatApiError } from '../../repl/writer.js';
+import { type DisplayContext, kDisplay } from '../../repl/display/display.js';
+import { createWriter, formatApiError } from '../../repl/display/writer.js';
 import { project, user } from '../presentation/records.js';
 
 const writer = createWriter({ color: false, size: () => ({ width: 100, height: 30 }) });

@@ -3,8 +3,8 @@
  * CLI can start it (the sandbox, a login) while the REPL's modules are still loading.
  */
 import type { Workbench } from 'scratchlab/workbench';
-import { askHidden, PromptCancelled } from './password.js';
-import type { ReplTerminal } from './terminal.js';
+import { askHidden, PromptCancelled } from '../terminal/password.js';
+import type { ReplTerminal } from '../terminal/terminal.js';
 
 /** Options of {@link openSession}. */
 export interface OpenSessionOptions {
@@ -31,7 +31,7 @@ export async function openSession({ sandbox, env, terminal }: OpenSessionOptions
     if (sandbox) throw error;
     const [{ ApiError, Session }, { formatApiError }] = await Promise.all([
       import('scratchlab'),
-      import('./writer.js'),
+      import('../display/writer.js'),
     ]);
     const why =
       error instanceof ApiError

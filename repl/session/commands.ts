@@ -6,9 +6,9 @@ import { rm } from 'node:fs/promises';
 import type { REPLServer } from 'node:repl';
 import type { Session } from 'scratchlab';
 import type { Sandbox } from 'scratchlab/sandbox';
-import type { Activity } from './activity.js';
-import { askHidden, PromptCancelled, type PromptTerminal } from './password.js';
-import { style } from './style.js';
+import type { Activity } from '../terminal/activity.js';
+import { askHidden, PromptCancelled, type PromptTerminal } from '../terminal/password.js';
+import { style } from '../terminal/style.js';
 
 /** What the commands work on. */
 export interface CommandContext {
@@ -90,7 +90,7 @@ export function defineCommands(repl: REPLServer, context: CommandContext): void 
   const failure = async (error: unknown): Promise<string> => {
     const [{ ApiError }, { formatApiError }] = await Promise.all([
       import('scratchlab'),
-      import('./writer.js'),
+      import('../display/writer.js'),
     ]);
     if (error instanceof ApiError) return formatApiError(error, context.color);
     if (error instanceof PromptCancelled) return paint.dim('cancelled');

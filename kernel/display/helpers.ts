@@ -14,10 +14,10 @@ import {
   type RecordKind,
   type VegaLiteSpec,
 } from 'scratchlab/presentation';
+import { isThenable } from '../execution/thenable.js';
+import { currentWriter, type MimeBundle, type WriteDisplayData } from '../tslab.js';
 import { sendDisplay, tableBundle, textBundle } from './display.js';
 import type { PendingDisplays } from './pending-displays.js';
-import { isThenable } from './thenable.js';
-import { currentWriter, type MimeBundle, type WriteDisplayData } from './tslab.js';
 
 /** What the helpers need from the kernel. */
 export interface HelperContext {

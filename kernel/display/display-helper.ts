@@ -7,10 +7,10 @@
  * from their own MIME bundle, records and any array of objects as tables, anything else as text.
  */
 import type { RecordKind } from 'scratchlab/presentation';
+import { isThenable } from '../execution/thenable.js';
+import { currentWriter, type MimeBundle } from '../tslab.js';
 import { newDisplayId, resultBundle, sendDisplay, updateDisplay } from './display.js';
 import type { HelperContext } from './helpers.js';
-import { isThenable } from './thenable.js';
-import { currentWriter, type MimeBundle } from './tslab.js';
 
 /** Options of `display` and of its handle's `update`. */
 export interface DisplayOptions {

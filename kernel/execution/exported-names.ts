@@ -43,7 +43,7 @@ function collect(ts: typeof TypeScript, file: string, names: Set<string>, seen: 
       } else if (clause && ts.isNamespaceExport(clause)) {
         names.add(clause.name.text);
       } else if (statement.moduleSpecifier && ts.isStringLiteral(statement.moduleSpecifier)) {
-        // `export * from './x.js'` and `export type * from './x.js'`
+        // `export * from '../x.js'` and `export type * from '../x.js'`
         const target = declarationOf(file, statement.moduleSpecifier.text);
         if (target) collect(ts, target, names, seen);
       }

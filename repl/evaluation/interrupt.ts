@@ -10,7 +10,7 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { PagedList, Projects, WalkOptions } from 'scratchlab';
-import { type DisplayContext, kDisplay } from './display.js';
+import { type DisplayContext, kDisplay } from '../display/display.js';
 
 /** Why an input stopped: the user pressed Ctrl-C. */
 export class InterruptedError extends Error {

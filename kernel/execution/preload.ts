@@ -51,7 +51,7 @@ const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
 /** Helpers declared as globals (the others are the preload's). */
 const GLOBAL_HELPERS = ['show', 'plot', 'live', 'display'] as const;
 
-// The types of the helpers, as cells see them. They mirror kernel/helpers.ts and kernel/live.ts.
+// The types of the helpers, as cells see them. They mirror kernel/display/helpers.ts and kernel/display/live.ts.
 const PACKAGE = 'scratchlab';
 const SDK = `import('${PACKAGE}')`;
 const PRESENTATION = "import('scratchlab/presentation')";

@@ -4,9 +4,9 @@
  */
 import { inspect } from 'node:util';
 import { PagedList } from 'scratchlab';
-import type { Activity } from './activity.js';
+import type { Activity } from '../terminal/activity.js';
+import { rowsOf, type ScreenRows } from '../terminal/screen-rows.js';
 import { awaitedByRepl, type OutputNotes, quietValue } from './display.js';
-import { rowsOf, type ScreenRows } from './screen-rows.js';
 import { type ShowOptions, showText } from './show.js';
 import type { Writer, WriterOptions } from './writer.js';
 

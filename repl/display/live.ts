@@ -19,9 +19,9 @@ import {
   type SavedFile,
   truncateToWidth,
 } from 'scratchlab/presentation';
-import type { Activity } from './activity.js';
+import type { Activity } from '../terminal/activity.js';
+import { type PromptHost, PromptRegion } from '../terminal/prompt-region.js';
 import { awaitedByRepl, type DisplayContext, kDisplay } from './display.js';
-import { type PromptHost, PromptRegion } from './prompt-region.js';
 
 /** Options of `live`. */
 export interface LiveOptions extends LiveRecorderOptions {

@@ -23,7 +23,7 @@ import {
   toValueTable,
   type VegaLiteSpec,
 } from 'scratchlab/presentation';
-import { currentWriter, type MimeBundle, type WriteDisplayData } from './tslab.js';
+import { currentWriter, type MimeBundle, type WriteDisplayData } from '../tslab.js';
 
 /** Options of {@link tableBundle}. */
 export interface TableBundleOptions {

@@ -15,10 +15,10 @@
  * - `kernel_info` names the TypeScript that compiles the cells; `inspect` renders `{@link X}`.
  */
 
+import type { MimeBundle } from '../tslab.js';
+import { type JupyterHandler, jupyter } from '../tslab.js';
 import { type QuickInfo, quickInfoText } from './quick-info.js';
 import { QueuedSocket, type Socket } from './send-queue.js';
-import type { MimeBundle } from './tslab.js';
-import { type JupyterHandler, jupyter } from './tslab.js';
 
 /** The result of one cell, as the server publishes it. */
 export type CellOutcome =

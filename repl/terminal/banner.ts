@@ -7,7 +7,7 @@ import { style } from './style.js';
 /** The package's version (read from its package.json; `''` if it cannot be read). */
 export function packageVersion(): string {
   try {
-    const text = readFileSync(new URL('../../package.json', import.meta.url), 'utf8');
+    const text = readFileSync(new URL('../../../package.json', import.meta.url), 'utf8');
     const version: unknown = (JSON.parse(text) as { version?: unknown }).version;
     return typeof version === 'string' ? version : '';
   } catch {

@@ -4,7 +4,7 @@
  * check is, the user needs to know which of their calls it was about.
  */
 /** The folder of the built package (`dist/`): frames there are the SDK's, not the user's. */
-const PACKAGE_DIST = new URL('..', import.meta.url).href; // ESM frames name files by URL
+const PACKAGE_DIST = new URL('../..', import.meta.url).href; // ESM frames name files by URL
 
 const inputs = new WeakMap<object, { line: number; text: string }>();
 

@@ -36,9 +36,9 @@ export interface InstallTarget {
   env?: Env;
 }
 
-/** The launcher Jupyter starts (`dist/kernel/launch.js`, next to this file once built). */
+/** The launcher Jupyter starts (`dist/kernel/launch.js`, one folder up once built). */
 export function launcherPath(): string {
-  return fileURLToPath(new URL('./launch.js', import.meta.url));
+  return fileURLToPath(new URL('../launch.js', import.meta.url));
 }
 
 /** The user's Jupyter data folder, as jupyter_core computes it. */

@@ -7,14 +7,14 @@
 import type { REPLEval } from 'node:repl';
 import { types } from 'node:util';
 import { Script } from 'node:vm';
-import type { Activity } from './activity.js';
+import { isQuiet, type OutputNotes } from '../display/display.js';
+import type { Activity } from '../terminal/activity.js';
+import type { Release } from '../terminal/keypress-capture.js';
+import type { Toolkit } from '../toolkit.js';
 import { noteCallerInput } from './caller-mistake.js';
 import { isCompletionProbe } from './completion.js';
-import { isQuiet, type OutputNotes } from './display.js';
 import { InterruptedError, withInputSignal } from './interrupt.js';
-import type { Release } from './keypress-capture.js';
 import { importOption } from './module-loader.js';
-import type { Toolkit } from './toolkit.js';
 import { transpile } from './transpile.js';
 
 /** What the evaluator works with. */

@@ -8,7 +8,7 @@
  */
 import { createRequire } from 'node:module';
 import type * as vm from 'node:vm';
-import type { CellSources } from './traceback.js';
+import type { CellSources } from '../protocol/traceback.js';
 
 const require = createRequire(import.meta.url);
 

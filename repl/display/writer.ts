@@ -16,7 +16,7 @@ import {
   type Table,
   toTable,
 } from 'scratchlab/presentation';
-import { formatCallerMistake } from './caller-mistake.js';
+import { formatCallerMistake } from '../evaluation/caller-mistake.js';
 import { type DisplayContext, isDisplayable, kDisplay } from './display.js';
 import { renderMimeBundle } from './mime-bundle.js';
 

@@ -13,10 +13,8 @@
  */
 
 import { inspect } from 'node:util';
-import { runAs } from './cell-files.js';
-import type { PendingDisplays } from './pending-displays.js';
-import type { CellOutcome } from './server.js';
-import { isThenable } from './thenable.js';
+import type { PendingDisplays } from '../display/pending-displays.js';
+import type { CellOutcome } from '../protocol/server.js';
 import {
   type CellError,
   CellSources,
@@ -24,8 +22,10 @@ import {
   cellFileName,
   type Diagnostic,
   diagnosticsError,
-} from './traceback.js';
-import type { Executor, ExecutorConsole, MimeBundle } from './tslab.js';
+} from '../protocol/traceback.js';
+import type { Executor, ExecutorConsole, MimeBundle } from '../tslab.js';
+import { runAs } from './cell-files.js';
+import { isThenable } from './thenable.js';
 
 type ErrorClass = abstract new (...args: never[]) => Error;
 
@@ -192,7 +192,7 @@ export class CellRunner {
     if ((typeof value !== 'object' && typeof value !== 'function') || value === null) {
       return { 'text/plain': inspect(value) };
     }
-    const { resultBundle } = await import('./display.js');
+    const { resultBundle } = await import('../display/display.js');
     return resultBundle(value, { siteUrl: this.#options.siteUrl(), quoteStrings: true });
   }
 
