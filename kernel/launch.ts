@@ -7,7 +7,7 @@
  * It assembles a kernel from tslab's parts (converter, executor, ZeroMQ server) with these
  * additions: the protocol as IPython speaks it (./server.ts), cells that resolve the `scratchlab`
  * package by name, values shown as tables and charts (./cell-runner.ts), errors with the cells'
- * own lines (./traceback.ts), and `session`, `sandbox`, `show`, `plot`, `live`, `display` and the
+ * own lines (./traceback.ts), and `session`, `sandbox`, `show`, `plot`, `live`, `display`, `store`, `sql` and the
  * package's exports declared for the cells (a small hidden preload and globals: ./preload.ts).
  *
  * As tslab, it warms TypeScript before the server answers. The session (the embedded sandbox and
@@ -82,6 +82,9 @@ const session = new OnFirstUse(async () => {
     import('./display/live.js'),
     import('./display/display-helper.js'),
   ]);
+  // The DuckDB store: opened (and DuckDB loaded) on its first query, not here.
+  const { defaultStore } = await import('scratchlab/data');
+  const store = defaultStore();
   sdkErrors = errorClassesOf(sdk);
   shownByPlot = helpers.shownByPlot;
   const workbench = await openWorkbench({ sandbox: useSandbox, env: process.env });
@@ -98,6 +101,8 @@ const session = new OnFirstUse(async () => {
     plot: helpers.createPlot(context),
     live: createLive(context),
     display: createDisplay(context),
+    store,
+    sql: store.sql,
   });
   const declared = new Set(Object.keys(inner.locals));
   const source = preloadSource({ sandbox: workbench.sandbox !== null, declared });

@@ -37,12 +37,14 @@ export interface ShowOptions {
 /** Options of `plot`: those of the logs chart, and which numbers of projects to draw. */
 export type PlotOptions = Omit<ChartPlotOptions, 'terminalVariables' | 'terminalUsers'>;
 
-/** What `plot` draws: cloud log entries, projects, or a Vega-Lite spec of your own. */
+/** What `plot` draws: cloud log entries, projects, a query's rows, or a Vega-Lite spec of your own. */
 export type PlotInput =
   | readonly CloudLogEntry[]
   | readonly (Project | UserProjectRow)[]
+  | readonly Record<string, unknown>[]
   | PromiseLike<readonly CloudLogEntry[]>
   | PromiseLike<readonly (Project | UserProjectRow)[]>
+  | PromiseLike<readonly Record<string, unknown>[]>
   | VegaLiteSpec;
 
 /** `show(value, options?)`. */

@@ -23,7 +23,11 @@ export interface PlotOptions {
 }
 
 /** What `plot` draws. */
-export type PlotInput = readonly CloudLogEntry[] | readonly (Project | UserProjectRow)[] | VegaLiteSpec;
+export type PlotInput =
+  | readonly CloudLogEntry[]
+  | readonly (Project | UserProjectRow)[]
+  | readonly Record<string, unknown>[]
+  | VegaLiteSpec;
 
 function chart(data: unknown, options: PlotOptions): Chart {
   const { height, maxVariables, topUsers, title, metrics } = options;

@@ -18,6 +18,7 @@ export {
   type RecorderCounts,
 } from './cloud-recorder.js';
 export type { ColumnType, ScalarType } from './column-types.js';
+export { defaultStore, defaultStorePath } from './default-store.js';
 export { INSTALL_COMMAND, MissingDuckDBError } from './duckdb-module.js';
 export type { ExportOptions, FileFormat, ImportResult } from './file-copy.js';
 export type { LoadOptions, LoadProgress, LoadResult } from './load.js';

@@ -49,12 +49,39 @@ function flatten(value: unknown, prefix: string, out: FlatRecord, depth: number,
     const record = value as Record<string, unknown>;
     // for…in over own keys: no entry arrays per object (a load flattens millions of records).
     for (const key in record) {
-      if (!Object.hasOwn(record, key) || isSecretKey(key)) continue;
-      flatten(record[key], prefix === '' ? key : `${prefix}.${key}`, out, depth + 1, style);
+      const name = flatName(prefix, key);
+      if (name === null || !Object.hasOwn(record, key)) continue;
+      flatten(record[key], name, out, depth + 1, style);
     }
   } else {
     out[prefix] = String(value);
   }
+}
+
+/** Flat names already made, by prefix and key (records of a list share their keys). */
+const NAMES = new Map<string, Map<string, string | null>>();
+/** Names kept at most: records with ever new keys must not grow the cache without end. */
+const MAX_NAMES = 10_000;
+let names = 0;
+
+/**
+ * The flat name of `key` under `prefix` (null for a secret key), made once: a load flattens
+ * millions of records with the same few keys, and a name reused is neither built nor hashed again.
+ */
+function flatName(prefix: string, key: string): string | null {
+  let byKey = NAMES.get(prefix);
+  const known = byKey?.get(key);
+  if (known !== undefined) return known;
+  const name = isSecretKey(key) ? null : prefix === '' ? key : `${prefix}.${key}`;
+  if (names < MAX_NAMES) {
+    if (byKey === undefined) {
+      byKey = new Map();
+      NAMES.set(prefix, byKey);
+    }
+    byKey.set(key, name);
+    names++;
+  }
+  return name;
 }
 
 function jsonText(value: unknown): string {

@@ -17,6 +17,7 @@ import { renderLogsChart } from './chart-terminal.js';
 import { type LogsChartOptions, logsChartSpec } from './charts.js';
 import { recordKind } from './detect.js';
 import { summarizeLogs } from './log-summary.js';
+import { isChartableTable, tableChart } from './table-chart.js';
 import type { VegaLiteSpec } from './vega-lite-spec.js';
 
 /** Options of {@link chartOf}. */
@@ -41,7 +42,11 @@ export function barChart(bars: readonly Bar[], options: Parameters<typeof barCha
 }
 
 /** What {@link chartOf} draws. */
-export type PlotData = readonly CloudLogEntry[] | readonly (Project | UserProjectRow)[] | VegaLiteSpec;
+export type PlotData =
+  | readonly CloudLogEntry[]
+  | readonly (Project | UserProjectRow)[]
+  | readonly Record<string, unknown>[]
+  | VegaLiteSpec;
 
 const SPEC_KEYS = ['mark', 'layer', 'vconcat', 'hconcat', 'concat', 'facet', 'repeat'];
 
@@ -55,7 +60,8 @@ export function isVegaLiteSpec(value: unknown): value is VegaLiteSpec {
 
 /**
  * The chart of `data`: cloud log entries (values over time and activity per user), projects
- * (their numbers side by side), or a Vega-Lite spec as it is.
+ * (their numbers side by side), plain rows such as a query's answer (a line per number over a
+ * time column, or bars by a text column), or a Vega-Lite spec as it is.
  * @throws TypeError for anything else
  */
 export function chartOf(data: unknown, options: PlotOptions = {}): Chart {
@@ -87,6 +93,10 @@ export function chartOf(data: unknown, options: PlotOptions = {}): Chart {
           renderBarChart(bars, { width: width - 1, color, title: options.title }),
       });
     }
+    // Plain rows (a store query's answer): a time column and numbers, or a text column and numbers.
+    if (isChartableTable(data)) return tableChart(data as Record<string, unknown>[], { title: options.title });
   }
-  throw new TypeError('plot() draws cloud log entries (cloud.logs()), projects, or a Vega-Lite spec');
+  throw new TypeError(
+    'plot() draws cloud log entries (cloud.logs()), projects, rows with a time or text column and numbers (a query), or a Vega-Lite spec',
+  );
 }
