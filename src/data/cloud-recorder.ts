@@ -125,7 +125,9 @@ export class CloudRecorder extends TypedEmitter<CloudRecorderEvents> {
     this.#counts.live++;
     if (this.#queue.length >= MAX_QUEUE) {
       this.#queue.shift();
-      this.#fail(new Error(`more than ${MAX_QUEUE} cloud events waited for the store; the oldest was dropped`));
+      this.#fail(
+        new Error(`more than ${MAX_QUEUE} cloud events waited for the store; the oldest was dropped`),
+      );
     }
     this.#queue.push({ name: event.name, value: event.value, received: Date.now(), source });
     this.#flushTimer ??= setTimeout(() => {
@@ -142,7 +144,8 @@ export class CloudRecorder extends TypedEmitter<CloudRecorderEvents> {
 
   constructor(context: StoreContext, cloud: Cloud, options: RecordCloudOptions = {}) {
     super();
-    if (options === null || typeof options !== 'object') throw new TypeError('recordCloud options must be an object');
+    if (options === null || typeof options !== 'object')
+      throw new TypeError('recordCloud options must be an object');
     if (cloud === null || typeof cloud !== 'object' || typeof (cloud as Cloud).connect !== 'function') {
       throw new TypeError('recordCloud() needs a Cloud (session.cloud(projectId) or Cloud.alternate(…))');
     }
@@ -171,7 +174,10 @@ export class CloudRecorder extends TypedEmitter<CloudRecorderEvents> {
     if (c.logs) parts.push(`log ${c.fromLog}`, `merged ${c.merged}`);
     parts.push(`reconnects ${c.reconnects}`);
     if (c.errors > 0) parts.push(`errors ${c.errors}`);
-    if (c.last) parts.push(`last ${c.last.name}=${c.last.value.length > 40 ? `${c.last.value.slice(0, 39)}…` : c.last.value}`);
+    if (c.last)
+      parts.push(
+        `last ${c.last.name}=${c.last.value.length > 40 ? `${c.last.value.slice(0, 39)}…` : c.last.value}`,
+      );
     return parts.join(' · ');
   }
 
@@ -236,7 +242,8 @@ export class CloudRecorder extends TypedEmitter<CloudRecorderEvents> {
 
   /** Writes the queued live rows, one transaction, merging each with a log row of the same change. */
   #flush(): Promise<void> {
-    if (this.#flushing) return this.#flushing.then(() => (this.#queue.length > 0 ? this.#flush() : undefined));
+    if (this.#flushing)
+      return this.#flushing.then(() => (this.#queue.length > 0 ? this.#flush() : undefined));
     if (this.#queue.length === 0) return Promise.resolve();
     const rows = this.#queue;
     this.#queue = [];
@@ -332,8 +339,20 @@ export class CloudRecorder extends TypedEmitter<CloudRecorderEvents> {
         [project, BigInt(newest)],
       );
       const atNewest = new Map<string, number>();
-      for (const [user, verb, name, text, count] of rows.getRows() as [string, string, string, string, bigint][]) {
-        const key = entryKey({ user, verb: verb as CloudLogEntry['verb'], name, value: text, timestamp: newest });
+      for (const [user, verb, name, text, count] of rows.getRows() as [
+        string,
+        string,
+        string,
+        string,
+        bigint,
+      ][]) {
+        const key = entryKey({
+          user,
+          verb: verb as CloudLogEntry['verb'],
+          name,
+          value: text,
+          timestamp: newest,
+        });
         atNewest.set(key, Number(count));
       }
       return { newest, atNewest };
@@ -397,7 +416,14 @@ export class CloudRecorder extends TypedEmitter<CloudRecorderEvents> {
         [project, time(since)],
       );
       const candidates = (reader.getRowsJS() as [bigint, string, string, string, bigint][]).map(
-        ([rowid, name, value, source, received]) => ({ rowid, name, value, source, received: Number(received), used: false }),
+        ([rowid, name, value, source, received]) => ({
+          rowid,
+          name,
+          value,
+          source,
+          received: Number(received),
+          used: false,
+        }),
       );
       const updates: { rowid: bigint; entry: CloudLogEntry }[] = [];
       const inserts: CloudLogEntry[] = [];

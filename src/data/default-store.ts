@@ -7,13 +7,19 @@ import { resolve } from 'node:path';
 import { Store } from './store.js';
 
 /** The file of the front ends' store. */
-export function defaultStorePath(env: Record<string, string | undefined> = process.env, cwd = process.cwd()): string {
+export function defaultStorePath(
+  env: Record<string, string | undefined> = process.env,
+  cwd = process.cwd(),
+): string {
   const named = env.SCRATCHLAB_DB;
   if (named === ':memory:') return named;
   return resolve(cwd, named && named.trim() !== '' ? named : 'scratchlab.duckdb');
 }
 
 /** The front ends' store (see the file's comment). */
-export function defaultStore(env: Record<string, string | undefined> = process.env, cwd = process.cwd()): Store {
+export function defaultStore(
+  env: Record<string, string | undefined> = process.env,
+  cwd = process.cwd(),
+): Store {
   return new Store(defaultStorePath(env, cwd));
 }

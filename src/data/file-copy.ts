@@ -36,12 +36,15 @@ const QUERY_START = /^\s*(select|with|from|values|table|pivot|unpivot|\()/i;
 
 function formatOf(file: string, given: FileFormat | undefined, fallback: FileFormat | null): FileFormat {
   if (given !== undefined) {
-    if (!Object.values(FORMATS).includes(given)) throw new TypeError(`format must be parquet, csv, json or jsonl, got ${describe(given)}`);
+    if (!Object.values(FORMATS).includes(given))
+      throw new TypeError(`format must be parquet, csv, json or jsonl, got ${describe(given)}`);
     return given;
   }
   const format = FORMATS[extname(file).slice(1).toLowerCase()] ?? fallback;
   if (format === null) {
-    throw new TypeError(`export() and import() read and write .parquet, .csv, .json or .jsonl files, not "${file}"`);
+    throw new TypeError(
+      `export() and import() read and write .parquet, .csv, .json or .jsonl files, not "${file}"`,
+    );
   }
   return format;
 }
@@ -60,7 +63,8 @@ function copyOptions(format: FileFormat): string {
 }
 
 function checkFile(file: unknown, what: string): string {
-  if (typeof file !== 'string' || file.trim() === '') throw new TypeError(`${what} needs a file name, e.g. "projects.parquet"`);
+  if (typeof file !== 'string' || file.trim() === '')
+    throw new TypeError(`${what} needs a file name, e.g. "projects.parquet"`);
   return resolve(file);
 }
 
@@ -84,19 +88,27 @@ export async function exportTo(
 ): Promise<SavedFile> {
   checkTableName(tableOrSelect, 'export() source (a table name or a SELECT)');
   const path = checkFile(file, 'export()');
-  if (options === null || typeof options !== 'object') throw new TypeError('export options must be an object');
+  if (options === null || typeof options !== 'object')
+    throw new TypeError('export options must be an object');
   const partitions =
-    options.partitionBy === undefined ? [] : typeof options.partitionBy === 'string' ? [options.partitionBy] : [...options.partitionBy];
+    options.partitionBy === undefined
+      ? []
+      : typeof options.partitionBy === 'string'
+        ? [options.partitionBy]
+        : [...options.partitionBy];
   if (partitions.some((name) => typeof name !== 'string' || name === '')) {
     throw new TypeError('partitionBy must be a column name or a list of them');
   }
   const format = formatOf(path, options.format, partitions.length > 0 ? 'parquet' : null);
   const source = QUERY_START.test(tableOrSelect) ? `(${tableOrSelect})` : quoteName(tableOrSelect);
   const temp = join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
-  const partitionClause = partitions.length > 0 ? `, PARTITION_BY (${partitions.map(quoteName).join(', ')})` : '';
+  const partitionClause =
+    partitions.length > 0 ? `, PARTITION_BY (${partitions.map(quoteName).join(', ')})` : '';
   try {
     await context.serial.run(() =>
-      context.connection.run(`COPY ${source} TO ${quoteText(temp)} (${copyOptions(format)}${partitionClause})`),
+      context.connection.run(
+        `COPY ${source} TO ${quoteText(temp)} (${copyOptions(format)}${partitionClause})`,
+      ),
     );
     if (partitions.length > 0) {
       // A folder cannot be renamed over another: the old one steps aside first, then goes.

@@ -29,7 +29,9 @@ export function toParameter(duck: DuckDB, value: unknown): DuckDBValue {
     return duck.timestampValue(BigInt(value.getTime()) * 1000n);
   }
   if (Array.isArray(value)) return duck.listValue(value.map((item) => toParameter(duck, item)));
-  throw new TypeError(`a query parameter must be a text, number, boolean, Date, null or array, got ${describe(value)}`);
+  throw new TypeError(
+    `a query parameter must be a text, number, boolean, Date, null or array, got ${describe(value)}`,
+  );
 }
 
 /** Parameters given as a list (`$1`, `$2`…) or by name (`$name`). */
@@ -50,7 +52,8 @@ const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 
 /** A result value as plain JavaScript (see the file's comment). */
 export function plainValue(value: unknown): unknown {
-  if (typeof value === 'bigint') return value <= MAX_SAFE && value >= -MAX_SAFE ? Number(value) : String(value);
+  if (typeof value === 'bigint')
+    return value <= MAX_SAFE && value >= -MAX_SAFE ? Number(value) : String(value);
   if (value === null || typeof value !== 'object' || value instanceof Date) return value;
   if (Array.isArray(value)) return value.map(plainValue);
   if (value instanceof Uint8Array) return value;
@@ -63,7 +66,8 @@ export function plainValue(value: unknown): unknown {
 export function plainRow(row: Record<string, unknown>): Record<string, unknown> {
   for (const key in row) {
     const value = row[key];
-    if (value !== null && (typeof value === 'bigint' || typeof value === 'object')) row[key] = plainValue(value);
+    if (value !== null && (typeof value === 'bigint' || typeof value === 'object'))
+      row[key] = plainValue(value);
   }
   return row;
 }

@@ -57,10 +57,12 @@ export async function main(args: string[], out: Output = process.stdout): Promis
     return;
   }
   const projectId = positionals[0];
-  if (projectId === undefined || positionals.length > 1) throw new TypeError(`record takes one project id\n\n${HELP}`);
+  if (projectId === undefined || positionals.length > 1)
+    throw new TypeError(`record takes one project id\n\n${HELP}`);
   if (values.db === undefined) throw new TypeError(`record needs --db <file>\n\n${HELP}`);
   const interval = values.interval === undefined ? undefined : Number(values.interval);
-  if (interval !== undefined && !(interval > 0)) throw new RangeError(`--interval must be a number of seconds above 0, got ${values.interval}`);
+  if (interval !== undefined && !(interval > 0))
+    throw new RangeError(`--interval must be a number of seconds above 0, got ${values.interval}`);
 
   let workbench: Workbench | null = null;
   let cloud: Cloud;

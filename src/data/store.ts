@@ -11,8 +11,8 @@
 import { inspect } from 'node:util';
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import type { Cloud } from '../cloud/cloud.js';
-import { RecordList } from '../record-list.js';
 import type { SavedFile } from '../presentation/saved-file.js';
+import { RecordList } from '../record-list.js';
 import { assertInteger, describe } from '../validate.js';
 import { CloudRecorder, type RecordCloudOptions } from './cloud-recorder.js';
 import { type DuckDB, loadDuckDB } from './duckdb-module.js';
@@ -67,7 +67,8 @@ export class Store {
 
   /** A store of `path` (default `:memory:`), opened on first use. */
   constructor(path = ':memory:') {
-    if (typeof path !== 'string' || path === '') throw new TypeError(`path must be a file name or ":memory:", got ${describe(path)}`);
+    if (typeof path !== 'string' || path === '')
+      throw new TypeError(`path must be a file name or ":memory:", got ${describe(path)}`);
     this.path = path;
   }
 
@@ -105,7 +106,8 @@ export class Store {
     options: QueryOptions = {},
   ): Promise<RecordList<QueryRow>> {
     if (typeof sql !== 'string' || sql.trim() === '') throw new TypeError('query() needs a SQL statement');
-    const maxRows = options.maxRows === undefined ? DEFAULT_MAX_ROWS : assertInteger(options.maxRows, 'maxRows', 1);
+    const maxRows =
+      options.maxRows === undefined ? DEFAULT_MAX_ROWS : assertInteger(options.maxRows, 'maxRows', 1);
     const context = await this.#context();
     const values = toParameters(context.duck, params);
     const rows = await context.serial.run(async () => {

@@ -112,7 +112,10 @@ export async function applyChange(
   const quoted = quoteName(table);
   if (columns === null) {
     const list = change.add
-      .map((column) => `${quoteName(column.name)} ${column.type}${column.name === primaryKey ? ' PRIMARY KEY' : ''}`)
+      .map(
+        (column) =>
+          `${quoteName(column.name)} ${column.type}${column.name === primaryKey ? ' PRIMARY KEY' : ''}`,
+      )
       .join(', ');
     await connection.run(`CREATE TABLE ${quoted} (${list})`);
     return [...change.add];

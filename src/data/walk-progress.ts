@@ -22,7 +22,11 @@ export async function ensureWalksTable(connection: DuckDBConnection): Promise<vo
 }
 
 /** The stored progress of a walk (zero when none is stored). */
-export async function readWalk(connection: DuckDBConnection, table: string, walk: string): Promise<WalkProgress> {
+export async function readWalk(
+  connection: DuckDBConnection,
+  table: string,
+  walk: string,
+): Promise<WalkProgress> {
   const reader = await connection.runAndReadAll(
     `SELECT rows, pages FROM ${WALKS_TABLE} WHERE table_name = $1 AND walk = $2`,
     [table, walk],

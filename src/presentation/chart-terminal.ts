@@ -310,7 +310,9 @@ export function renderSeriesChart(
   if (times.length === 0) return clip(`${options.title ?? 'Chart'}: no values`);
   const start = Math.min(...times);
   const end = Math.max(...times);
-  const out = [chalk.bold(clip(`${options.title ? `${oneLine(options.title)}, ` : ''}${timeRange(start, end)}`))];
+  const out = [
+    chalk.bold(clip(`${options.title ? `${oneLine(options.title)}, ` : ''}${timeRange(start, end)}`)),
+  ];
   let { count, rows } = sharePlots(height - 2, series.length);
   if (count < series.length) ({ count, rows } = sharePlots(height - 3, series.length));
   const columns = width - LABEL_WIDTH - 1;
@@ -318,7 +320,9 @@ export function renderSeriesChart(
     const values = s.points.map((p) => p.value);
     out.push(
       chalk.bold(
-        clip(`${oneLine(s.name)} · ${formatCount(values.length)} points · last ${formatCompact(values.at(-1) ?? 0)}`),
+        clip(
+          `${oneLine(s.name)} · ${formatCount(values.length)} points · last ${formatCompact(values.at(-1) ?? 0)}`,
+        ),
       ),
     );
     out.push(
@@ -331,7 +335,16 @@ export function renderSeriesChart(
   });
   out.push(timeAxis(axisTime(start, end - start), axisTime(end, end - start), width, chalk));
   if (series.length > count) {
-    out.push(chalk.dim(clip(`not plotted: ${series.slice(count).map((s) => oneLine(s.name)).join(', ')}`)));
+    out.push(
+      chalk.dim(
+        clip(
+          `not plotted: ${series
+            .slice(count)
+            .map((s) => oneLine(s.name))
+            .join(', ')}`,
+        ),
+      ),
+    );
   }
   return out.join('\n');
 }

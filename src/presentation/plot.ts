@@ -94,7 +94,8 @@ export function chartOf(data: unknown, options: PlotOptions = {}): Chart {
       });
     }
     // Plain rows (a store query's answer): a time column and numbers, or a text column and numbers.
-    if (isChartableTable(data)) return tableChart(data as Record<string, unknown>[], { title: options.title });
+    if (isChartableTable(data))
+      return tableChart(data as Record<string, unknown>[], { title: options.title });
   }
   throw new TypeError(
     'plot() draws cloud log entries (cloud.logs()), projects, rows with a time or text column and numbers (a query), or a Vega-Lite spec',

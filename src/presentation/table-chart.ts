@@ -20,7 +20,12 @@ interface TableShape {
 }
 
 function isPlainRow(row: unknown): row is Row {
-  return typeof row === 'object' && row !== null && !Array.isArray(row) && Object.getPrototypeOf(row) === Object.prototype;
+  return (
+    typeof row === 'object' &&
+    row !== null &&
+    !Array.isArray(row) &&
+    Object.getPrototypeOf(row) === Object.prototype
+  );
 }
 
 /** Which columns of `rows` make a chart; null when they make none. */
@@ -29,11 +34,16 @@ export function tableShape(rows: readonly unknown[]): TableShape | null {
   const columns = Object.keys(rows[0] as Row);
   const every = (column: string, test: (value: unknown) => boolean) =>
     (rows as Row[]).every((row) => row[column] === null || row[column] === undefined || test(row[column]));
-  const some = (column: string) => (rows as Row[]).some((row) => row[column] !== null && row[column] !== undefined);
-  const time = columns.find((c) => some(c) && every(c, (v) => v instanceof Date && !Number.isNaN(v.getTime()))) ?? null;
-  const numbers = columns.filter((c) => c !== time && some(c) && every(c, (v) => typeof v === 'number' && Number.isFinite(v)));
+  const some = (column: string) =>
+    (rows as Row[]).some((row) => row[column] !== null && row[column] !== undefined);
+  const time =
+    columns.find((c) => some(c) && every(c, (v) => v instanceof Date && !Number.isNaN(v.getTime()))) ?? null;
+  const numbers = columns.filter(
+    (c) => c !== time && some(c) && every(c, (v) => typeof v === 'number' && Number.isFinite(v)),
+  );
   if (numbers.length === 0) return null;
-  const label = time === null ? (columns.find((c) => some(c) && every(c, (v) => typeof v === 'string')) ?? null) : null;
+  const label =
+    time === null ? (columns.find((c) => some(c) && every(c, (v) => typeof v === 'string')) ?? null) : null;
   if (time === null && label === null) return null;
   return { time, label, numbers };
 }
@@ -74,7 +84,9 @@ function timeChart(rows: readonly Row[], time: string, numbers: readonly string[
   }));
   const times = series.flatMap((s) => s.points.map((p) => p.time));
   const span = times.length > 0 ? Math.max(...times) - Math.min(...times) : 0;
-  const values = series.flatMap((s) => s.points.map((p) => ({ time: p.time, series: s.name, value: p.value })));
+  const values = series.flatMap((s) =>
+    s.points.map((p) => ({ time: p.time, series: s.name, value: p.value })),
+  );
   const spec: VegaLiteSpec = {
     $schema: VEGA_LITE_SCHEMA,
     ...(title ? { title } : {}),
@@ -83,7 +95,13 @@ function timeChart(rows: readonly Row[], time: string, numbers: readonly string[
     data: { values },
     mark: { type: 'line', point: values.length <= 200, interpolate: 'linear' },
     encoding: {
-      x: { field: 'time', type: 'temporal', title: time, scale: { type: 'utc' }, axis: { format: timeFormatFor(span) } },
+      x: {
+        field: 'time',
+        type: 'temporal',
+        title: time,
+        scale: { type: 'utc' },
+        axis: { format: timeFormatFor(span) },
+      },
       y: { field: 'value', type: 'quantitative', title: null, axis: { format: AXIS_NUMBER_FORMAT } },
       color: { field: 'series', type: 'nominal', title: null },
       tooltip: [
@@ -97,6 +115,11 @@ function timeChart(rows: readonly Row[], time: string, numbers: readonly string[
   return new Chart(spec, {
     summary,
     terminal: ({ width, height, color }) =>
-      renderSeriesChart(series, { width: width - 1, height: Math.max(12, Math.min(30, height - 4)), color, title }),
+      renderSeriesChart(series, {
+        width: width - 1,
+        height: Math.max(12, Math.min(30, height - 4)),
+        color,
+        title,
+      }),
   });
 }

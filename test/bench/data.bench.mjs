@@ -58,7 +58,9 @@ async function direct(dir, round) {
 }
 
 async function viaLoad(dir, options, round) {
-  const store = await openStore(join(dir, `load-${options.key === false ? 'append' : 'key'}-${round}.duckdb`));
+  const store = await openStore(
+    join(dir, `load-${options.key === false ? 'append' : 'key'}-${round}.duckdb`),
+  );
   global.gc?.();
   const before = process.memoryUsage().rss;
   let peak = before;
@@ -102,15 +104,21 @@ async function aggregation(dir) {
     for (const e of events) {
       const minute = Math.floor(e.timestamp / 60_000) * 60_000;
       let bucket = byMinute.get(minute);
-      if (!bucket) byMinute.set(minute, (bucket = { sets: 0, sum: 0 }));
+      if (!bucket) {
+        bucket = { sets: 0, sum: 0 };
+        byMinute.set(minute, bucket);
+      }
       bucket.sets++;
       bucket.sum += Number(e.value);
     }
-    jsRows = [...byMinute].sort((a, b) => a[0] - b[0]).map(([minute, b]) => ({ minute: new Date(minute), sets: b.sets, mean: b.sum / b.sets }));
+    jsRows = [...byMinute]
+      .sort((a, b) => a[0] - b[0])
+      .map(([minute, b]) => ({ minute: new Date(minute), sets: b.sets, mean: b.sum / b.sets }));
     jsMs = Math.min(jsMs, performance.now() - start);
   }
   await store.close();
-  if (sqlRows.length !== jsRows.length || sqlRows[0].sets !== jsRows[0].sets) throw new Error('SQL and JS disagree');
+  if (sqlRows.length !== jsRows.length || sqlRows[0].sets !== jsRows[0].sets)
+    throw new Error('SQL and JS disagree');
   return { sqlMs, jsMs, minutes: sqlRows.length };
 }
 
@@ -131,15 +139,23 @@ export default async function bench() {
       keep(appended, await viaLoad(dir, { key: false }, round));
     }
     const rate = (ms) => `${Math.round(N / (ms / 1000)).toLocaleString('en')} rows/s`;
-    console.log(`  ${N.toLocaleString('en')} records, appender fed directly: ${fmt(directMs)} (${rate(directMs)})`);
-    console.log(`  store.load (upsert by id, the default): ${fmt(keyed.ms)} (${rate(keyed.ms)}), memory growth ${keyed.growth.toFixed(0)} MB`);
-    console.log(`  store.load (key: false, appends): ${fmt(appended.ms)} (${rate(appended.ms)}), memory growth ${appended.growth.toFixed(0)} MB`);
+    console.log(
+      `  ${N.toLocaleString('en')} records, appender fed directly: ${fmt(directMs)} (${rate(directMs)})`,
+    );
+    console.log(
+      `  store.load (upsert by id, the default): ${fmt(keyed.ms)} (${rate(keyed.ms)}), memory growth ${keyed.growth.toFixed(0)} MB`,
+    );
+    console.log(
+      `  store.load (key: false, appends): ${fmt(appended.ms)} (${rate(appended.ms)}), memory growth ${appended.growth.toFixed(0)} MB`,
+    );
     let ok = report('load (upsert by id) vs appender fed directly', directMs / keyed.ms, 0.5);
     ok = report('load (key: false) vs appender fed directly', directMs / appended.ms, 0.5) && ok;
     const memoryOk = keyed.growth < 150 && appended.growth < 150;
     console.log(`  memory growth under 150 MB: ${memoryOk ? 'met' : 'MISSED'}`);
     const agg = await aggregation(dir);
-    console.log(`  per-minute aggregation of ${N.toLocaleString('en')} cloud events (${agg.minutes} minutes): SQL ${fmt(agg.sqlMs)}, JavaScript loop over an array ${fmt(agg.jsMs)}`);
+    console.log(
+      `  per-minute aggregation of ${N.toLocaleString('en')} cloud events (${agg.minutes} minutes): SQL ${fmt(agg.sqlMs)}, JavaScript loop over an array ${fmt(agg.jsMs)}`,
+    );
     report('SQL vs JavaScript loop', agg.jsMs / agg.sqlMs);
     return ok && memoryOk;
   } finally {

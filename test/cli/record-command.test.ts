@@ -22,9 +22,13 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 it('records until SIGINT, shows a live status line, and leaves everything on disk', async () => {
   const file = join(dir, 'cli.duckdb');
   const host = ctx.sandbox.alternateCloudHost;
-  const proc = spawn(process.execPath, [cli, 'record', 'cli-game', '--db', file, '--host', host, '--contact', '@tester'], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const proc = spawn(
+    process.execPath,
+    [cli, 'record', 'cli-game', '--db', file, '--host', host, '--contact', '@tester'],
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let stdout = '';
   let stderr = '';
   proc.stdout.on('data', (d) => (stdout += d));
@@ -40,7 +44,12 @@ it('records until SIGINT, shows a live status line, and leaves everything on dis
   await until(() => stdout.includes('Ctrl-C stops'));
   expect(stdout).toContain(`recording project cli-game on ${host} into ${file}`);
 
-  const writer = Cloud.alternate('cli-game', { host, purpose: 'tests', contact: '@tester', username: 'writer' });
+  const writer = Cloud.alternate('cli-game', {
+    host,
+    purpose: 'tests',
+    contact: '@tester',
+    username: 'writer',
+  });
   for (let i = 1; i <= 6; i++) await writer.setVar('level', i * 10);
   await until(() => /stored 6 · live 6 · reconnects 0 · last level=60/.test(stdout));
   await writer.disconnect();

@@ -39,9 +39,13 @@ it('merges live sets with their log entries, and a restarted recorder fills its 
   const seeded = recorder.counts.fromLog;
   expect(seeded).toBeGreaterThan(1000);
   for (let i = 1; i <= 5; i++) await writer.setVar('recorded', i);
-  await waitUntil(async () => (await rowsOf(store, 'recorded')).filter((r) => r.source === 'both').length === 5);
+  await waitUntil(
+    async () => (await rowsOf(store, 'recorded')).filter((r) => r.source === 'both').length === 5,
+  );
   expect(recorder.counts).toMatchObject({ live: 5, merged: 5, fromLog: seeded, stored: seeded + 5 });
-  expect(String(recorder)).toMatch(/stored \d+ · live 5 · log \d+ · merged 5 · reconnects 0 · last recorded=5/);
+  expect(String(recorder)).toMatch(
+    /stored \d+ · live 5 · log \d+ · merged 5 · reconnects 0 · last recorded=5/,
+  );
   await recorder.stop();
   await store.close();
 
@@ -53,12 +57,25 @@ it('merges live sets with their log entries, and a restarted recorder fills its 
   recorder = await store.recordCloud(readerSession.cloud(project), { interval: 0.1 });
   for (let i = 9; i <= 10; i++) await writer.setVar('recorded', i);
   await waitUntil(async () => (await rowsOf(store, 'recorded')).length === 10 && recorder.counts.merged >= 3);
-  await waitUntil(async () => (await rowsOf(store, 'recorded')).every((r) => r.source === 'both' || r.source === 'log'));
+  await waitUntil(async () =>
+    (await rowsOf(store, 'recorded')).every((r) => r.source === 'both' || r.source === 'log'),
+  );
   const rows = await rowsOf(store, 'recorded');
   expect(rows.map((r) => r.value)).toEqual(['1', '2', '3', '4', '5', '6', '7', '8', '9', '10']);
   expect(rows.every((r) => r.user === writerName)).toBe(true);
   // 6 and 7 only the log saw; 8 was noticed on reconnect and matched to its entry; 9 and 10 both.
-  expect(rows.map((r) => r.source)).toEqual(['both', 'both', 'both', 'both', 'both', 'log', 'log', 'both', 'both', 'both']);
+  expect(rows.map((r) => r.source)).toEqual([
+    'both',
+    'both',
+    'both',
+    'both',
+    'both',
+    'log',
+    'log',
+    'both',
+    'both',
+    'both',
+  ]);
   // Nothing of the seeded history was stored twice.
   const [{ n, distinct }] = (await store.query(
     `select count(*) as n, count(distinct ("timestamp", "user", verb, name, value)) as distinct from cloud_activity where source = 'log'`,
@@ -98,7 +115,14 @@ it('records live sets across a sandbox restart (a host without a log), each once
   await waitUntil(async () => (await rowsOf(store, 'live')).length >= 6);
   await recorder.stop();
   const rows = await rowsOf(store, 'live');
-  expect(rows.map((r) => `${r.value} ${r.source}`)).toEqual(['1 live', '2 live', '3 live', '4 live', '5 live', '6 live']);
+  expect(rows.map((r) => `${r.value} ${r.source}`)).toEqual([
+    '1 live',
+    '2 live',
+    '3 live',
+    '4 live',
+    '5 live',
+    '6 live',
+  ]);
   expect(recorder.counts.reconnects).toBe(1);
   await Promise.all([writer.disconnect(), cloud.disconnect()]);
   await store.close();

@@ -23,7 +23,9 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** Runs the child; calls `onLine` for each line it prints; resolves with its exit. */
 function run(file: string, onLine: (line: string, proc: ChildProcess) => void) {
-  const proc = spawn(process.execPath, [child, file, String(TOTAL)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const proc = spawn(process.execPath, [child, file, String(TOTAL)], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   let buffer = '';
   proc.stdout!.on('data', (chunk: Buffer) => {
     buffer += chunk.toString();

@@ -3,7 +3,7 @@
  * (paged list, record list, array, iterable, async iterable), columns named as `toRows()` names
  * them, lists kept, type widening, upsert by key, queries with parameters, exports read back.
  */
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -26,9 +26,12 @@ afterAll(async () => {
 
 const typesOf = async (table: string) =>
   Object.fromEntries(
-    (await store.query(`select column_name, data_type from information_schema.columns where table_name = $1`, [table])).map(
-      (row) => [row.column_name, row.data_type],
-    ),
+    (
+      await store.query(
+        `select column_name, data_type from information_schema.columns where table_name = $1`,
+        [table],
+      )
+    ).map((row) => [row.column_name, row.data_type]),
   );
 
 describe('load', () => {
@@ -61,7 +64,8 @@ describe('load', () => {
     const user = ctx.sandbox.samples.demoUser;
     const list = await session.users.projects(user, { limit: 15 });
     await store.load('user_projects', list);
-    const rows = await store.sql`select "author.username" as who, count(*) as n from user_projects group by 1`;
+    const rows =
+      await store.sql`select "author.username" as who, count(*) as n from user_projects group by 1`;
     expect(rows).toEqual([{ who: user, n: list.length }]);
     const types = await typesOf('user_projects');
     expect(types.id).toBe('BIGINT');
@@ -113,9 +117,21 @@ describe('load', () => {
     await store.load('wide', [{ k: 1, n: 1, t: '2024-01-01T00:00:00.000Z', l: [1] }], { key: false });
     expect(await typesOf('wide')).toEqual({ k: 'BIGINT', n: 'BIGINT', t: 'TIMESTAMP', l: 'BIGINT[]' });
     await store.load('wide', [{ k: 2, n: 2.5, t: 'soon', l: [1.5], extra: true }], { key: false });
-    expect(await typesOf('wide')).toEqual({ k: 'BIGINT', n: 'DOUBLE', t: 'VARCHAR', l: 'DOUBLE[]', extra: 'BOOLEAN' });
+    expect(await typesOf('wide')).toEqual({
+      k: 'BIGINT',
+      n: 'DOUBLE',
+      t: 'VARCHAR',
+      l: 'DOUBLE[]',
+      extra: 'BOOLEAN',
+    });
     await store.load('wide', [{ k: 3, n: 'many', l: 'none' }], { key: false });
-    expect(await typesOf('wide')).toEqual({ k: 'BIGINT', n: 'VARCHAR', t: 'VARCHAR', l: 'VARCHAR', extra: 'BOOLEAN' });
+    expect(await typesOf('wide')).toEqual({
+      k: 'BIGINT',
+      n: 'VARCHAR',
+      t: 'VARCHAR',
+      l: 'VARCHAR',
+      extra: 'BOOLEAN',
+    });
     const rows = await store.query('select * from wide order by k');
     expect(rows).toEqual([
       { k: 1, n: '1.0', t: '2024-01-01T00:00:00.000Z', l: '[1.0]', extra: null },
@@ -150,23 +166,29 @@ describe('load', () => {
 describe('query', () => {
   it('binds parameters: positional, named, and the values of the sql template (never text in the SQL)', async () => {
     const name = "B'; drop table people; --";
-    expect(await store.query('select id from people where id > $1 order by id', [1])).toEqual([{ id: 2 }, { id: 3 }]);
+    expect(await store.query('select id from people where id > $1 order by id', [1])).toEqual([
+      { id: 2 },
+      { id: 3 },
+    ]);
     expect(await store.query('select id from people where name = $who', { who: 'C' })).toEqual([{ id: 3 }]);
     expect(await store.sql`select count(*) as n from people where name = ${name}`).toEqual([{ n: 0 }]);
     expect(await store.sql`select count(*) as n from people`).toEqual([{ n: 3 }]);
     const at = new Date(Date.UTC(2024, 0, 1, 0, 3));
-    expect(await store.sql`select id from arr where "at" <= ${at} and ${'all'} = any(tags) order by id`).toEqual([
-      { id: 1 },
-      { id: 2 },
-      { id: 3 },
-    ]);
+    expect(
+      await store.sql`select id from arr where "at" <= ${at} and ${'all'} = any(tags) order by id`,
+    ).toEqual([{ id: 1 }, { id: 2 }, { id: 3 }]);
   });
 
   it('answers BIGINT as a number when safe, else as text; timestamps as Date; a table, CSV and JSON', async () => {
     const [row] = await store.query(
       "select 42::BIGINT as small, 9007199254740993::BIGINT as big, timestamp '2024-05-01 12:00:00' as at, [1, 2]::BIGINT[] as l",
     );
-    expect(row).toEqual({ small: 42, big: '9007199254740993', at: new Date('2024-05-01T12:00:00Z'), l: [1, 2] });
+    expect(row).toEqual({
+      small: 42,
+      big: '9007199254740993',
+      at: new Date('2024-05-01T12:00:00Z'),
+      l: [1, 2],
+    });
     const rows = await store.query('select id, name from people order by id');
     expect(rows.toCSV()).toBe('id,name\r\n1,a\r\n2,B\r\n3,C\r\n');
     const saved = await rows.save(join(dir, 'people.json'));
@@ -175,7 +197,9 @@ describe('query', () => {
       { id: 2, name: 'B' },
       { id: 3, name: 'C' },
     ]);
-    await expect(store.query('select * from range(10)', [], { maxRows: 5 })).rejects.toThrow(/more than 5 rows/);
+    await expect(store.query('select * from range(10)', [], { maxRows: 5 })).rejects.toThrow(
+      /more than 5 rows/,
+    );
     await expect(store.query('select nope from people')).rejects.toThrow(/nope/);
   });
 });
@@ -199,19 +223,16 @@ describe('export and import', () => {
 
   it('exports a SELECT as a Hive-partitioned folder by day, which imports back whole', async () => {
     const folder = join(dir, 'by_day');
-    await store.export(
-      `select *, strftime("at", '%Y-%m-%d') as day from arr where id <= 4`,
-      folder,
-      { partitionBy: 'day' },
-    );
+    await store.export(`select *, strftime("at", '%Y-%m-%d') as day from arr where id <= 4`, folder, {
+      partitionBy: 'day',
+    });
     expect(readdirSync(folder).sort()).toEqual(['day=2024-01-01']);
     await store.import(folder, 'by_day');
-    expect((await store.query('select id, day::VARCHAR as day from by_day order by id')).map((r) => `${r.id} ${r.day}`)).toEqual([
-      '1 2024-01-01',
-      '2 2024-01-01',
-      '3 2024-01-01',
-      '4 2024-01-01',
-    ]);
+    expect(
+      (await store.query('select id, day::VARCHAR as day from by_day order by id')).map(
+        (r) => `${r.id} ${r.day}`,
+      ),
+    ).toEqual(['1 2024-01-01', '2 2024-01-01', '3 2024-01-01', '4 2024-01-01']);
     // Exporting again replaces the folder.
     await store.export('select 1 as x, 2 as day', folder, { partitionBy: ['day'] });
     expect(readdirSync(folder)).toEqual(['day=2']);

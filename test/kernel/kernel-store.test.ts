@@ -34,6 +34,7 @@ describe.skipIf(!hasJupyter)('store and sql in the kernel', () => {
   it('loads, queries with the sql template, shows the rows as a table and charts them', async () => {
     const cells = [
       /* 0 */ 'await store.load("studio", session.studios.projects(sandbox.samples.studio))',
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: the cell's code, a tagged template
       /* 1 */ 'const top = 2;\nawait sql`select username, count(*) as projects from studio group by 1 order by 2 desc, 1 limit ${top}`',
       /* 2 */ [
         'await store.load("ticks", Array.from({ length: 20 }, (_, i) => ({ id: i, minute: new Date(Date.UTC(2024, 0, 1, 0, i)), players: i % 5 })));',
@@ -55,12 +56,17 @@ describe.skipIf(!hasJupyter)('store and sql in the kernel', () => {
 
     const charts = outputOf(chart!).filter((o) => o.data && VEGA_LITE in o.data);
     expect(charts.length).toBeGreaterThanOrEqual(1);
-    const spec = charts[0]!.data![VEGA_LITE] as { data: { values: { series: string }[] }; mark: { type: string } };
+    const spec = charts[0]!.data![VEGA_LITE] as {
+      data: { values: { series: string }[] };
+      mark: { type: string };
+    };
     expect(spec.mark.type).toBe('line');
     expect(spec.data.values).toHaveLength(20);
     expect(spec.data.values.every((v) => v.series === 'players')).toBe(true);
 
-    expect(text(outputOf(where!)[0]!.data!['text/plain'] as string)).toContain(join(folder, 'scratchlab.duckdb'));
+    expect(text(outputOf(where!)[0]!.data!['text/plain'] as string)).toContain(
+      join(folder, 'scratchlab.duckdb'),
+    );
     expect(existsSync(join(folder, 'scratchlab.duckdb'))).toBe(true);
   });
 });

@@ -28,9 +28,14 @@ afterAll(async () => {
 it('opens the store on first use, loads a list, and prints a query as a table', async () => {
   expect(existsSync(file)).toBe(false); // nothing opened before the first use
   expect(await repl.run('store')).toContain(`Store { path: "${file}", opens on first use }`);
-  const loaded = await repl.run('await store.load("studio", session.studios.projects(sandbox.samples.studio))');
+  const loaded = await repl.run(
+    'await store.load("studio", session.studios.projects(sandbox.samples.studio))',
+  );
   expect(loaded).toMatch(/rows: \d+/);
-  const out = await repl.run('sql`select username, count(*) as projects from studio group by 1 order by 2 desc, 1 limit ${3}`');
+  const out = await repl.run(
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: the REPL's input, a tagged template
+    'sql`select username, count(*) as projects from studio group by 1 order by 2 desc, 1 limit ${3}`',
+  );
   const [header, rule, ...rows] = out.split('\n');
   expect(header).toMatch(/username\s+projects/);
   expect(rule).toMatch(/^─+/);

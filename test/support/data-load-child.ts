@@ -8,15 +8,20 @@ import { openStore } from '../../src/data/index.js';
 import { PagedList } from '../../src/paging.js';
 
 const [path, totalText, delayText] = process.argv.slice(2);
-if (path === undefined || totalText === undefined) throw new Error('usage: data-load-child <file> <total> [delay ms]');
+if (path === undefined || totalText === undefined)
+  throw new Error('usage: data-load-child <file> <total> [delay ms]');
 const total = Number(totalText);
 const delay = Number(delayText ?? 20);
-const list = new PagedList(async (limit, offset) => {
-  await new Promise((resolve) => setTimeout(resolve, delay));
-  const rows = [];
-  for (let i = offset; i < Math.min(total, offset + limit); i++) rows.push({ n: i + 1, label: `row ${i + 1}` });
-  return rows;
-}, { limit: undefined });
+const list = new PagedList(
+  async (limit, offset) => {
+    await new Promise((resolve) => setTimeout(resolve, delay));
+    const rows = [];
+    for (let i = offset; i < Math.min(total, offset + limit); i++)
+      rows.push({ n: i + 1, label: `row ${i + 1}` });
+    return rows;
+  },
+  { limit: undefined },
+);
 const store = await openStore(path);
 const result = await store.load('walk', list, {
   key: false,
