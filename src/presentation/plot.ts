@@ -94,7 +94,8 @@ export function chartOf(data: unknown, options: PlotOptions = {}): Chart {
       });
     }
     // Plain rows (a store query's answer): a time column and numbers, or a text column and numbers.
-    if (isChartableTable(data))
+    // Platform records of other kinds (users, studios…) are not tables of numbers to draw.
+    if (kind === null && isChartableTable(data))
       return tableChart(data as Record<string, unknown>[], { title: options.title });
   }
   throw new TypeError(
