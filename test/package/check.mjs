@@ -13,7 +13,8 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
 const work = join(root, 'test/.tmp/package');
 // Budgets: what the tarball holds is ours (dist, kernel assets); dependencies are not counted.
 const MAX_PACKED_BYTES = 1_000_000;
-const MAX_FILES = 700;
+// 800 files: scratchlab/data (the DuckDB store, issue 18) added about 80 (each source file ships as .js, .d.ts and their maps).
+const MAX_FILES = 800;
 const FORBIDDEN = [/^package\/test\//, /^package\/src\//, /\.test\.[jt]s$/, /^package\/notebooks\//];
 
 const run = (cmd, args, cwd = root) =>
