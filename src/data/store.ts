@@ -29,6 +29,12 @@ import { WALKS_TABLE } from './walk-progress.js';
 /** A row of a query's answer. */
 export type QueryRow = Record<string, unknown>;
 
+/**
+ * `T`, never inferred from where the answer goes (`plot(await sql`…`)` must not make `T` the
+ * union of what `plot` takes). Spelled so that TypeScript 5.0 (tslab's) knows it too.
+ */
+type Named<T> = [T][T extends unknown ? 0 : never];
+
 /** Options of {@link Store.query}. */
 export interface QueryOptions {
   /** Most rows answered (default 1,000,000); a query answering more fails: aggregate, LIMIT or export it. */
@@ -60,9 +66,12 @@ export class Store {
    * The tagged template: ``store.sql`select … where name = ${name}` `` answers the rows as
    * {@link Store.query} does; the values become parameters, never text in the SQL.
    */
-  readonly sql = (strings: TemplateStringsArray, ...values: unknown[]): Promise<RecordList<QueryRow>> => {
+  readonly sql = <T = QueryRow>(
+    strings: TemplateStringsArray,
+    ...values: unknown[]
+  ): Promise<RecordList<Named<T>>> => {
     const { text, params } = statementOf(strings, values);
-    return this.query(text, params);
+    return this.query<T>(text, params);
   };
 
   /** A store of `path` (default `:memory:`), opened on first use. */
@@ -98,13 +107,14 @@ export class Store {
    * Runs `sql` with parameters (`$1`… for a list, `$name` for an object) and answers the rows as
    * a record list of plain objects: BIGINT as a number when it is safe, else as text; timestamps
    * as `Date`. A table in the REPL and notebooks, a chart with `plot()`, `toCSV()` and `save()`.
+   * `T` names the rows' shape for TypeScript (`query<{ n: number }>(…)`); it is not checked.
    * @throws RangeError when the answer has more than `maxRows` rows
    */
-  async query(
+  async query<T = QueryRow>(
     sql: string,
     params: readonly unknown[] | Record<string, unknown> = [],
     options: QueryOptions = {},
-  ): Promise<RecordList<QueryRow>> {
+  ): Promise<RecordList<Named<T>>> {
     if (typeof sql !== 'string' || sql.trim() === '') throw new TypeError('query() needs a SQL statement');
     const maxRows =
       options.maxRows === undefined ? DEFAULT_MAX_ROWS : assertInteger(options.maxRows, 'maxRows', 1);
@@ -120,7 +130,8 @@ export class Store {
       return reader.getRowObjectsJS() as QueryRow[];
     });
     for (const row of rows) plainRow(row);
-    return RecordList.fromWindow(rows);
+    // The rows' shape is the caller's to name (`sql<{ n: number }>`…``): SQL says it, not TypeScript.
+    return RecordList.fromWindow(rows as unknown as Named<T>[]);
   }
 
   /** The tables of the store with their row and column counts (the store's own bookkeeping left out). */
