@@ -69,4 +69,38 @@ describe.skipIf(!hasJupyter)('store and sql in the kernel', () => {
     );
     expect(existsSync(join(folder, 'scratchlab.duckdb'))).toBe(true);
   });
+
+  it('records a project’s cloud history into the store and charts it from SQL (the cells for notebook 03)', async () => {
+    const cells = [
+      /* 0 */ [
+        "const history = await store.recordCloud(session.cloud(sandbox.cloudProjectId), { table: 'game_history', interval: 0.5 });",
+        'String(history)',
+      ].join('\n'),
+      /* 1 */ [
+        'const player = session.cloud(sandbox.cloudProjectId);',
+        "for (const score of [120, 340, 560]) await player.setVar('high score', score);",
+        'await new Promise((resolve) => setTimeout(resolve, 2000));',
+        'await history.stop();',
+        'await player.disconnect();',
+        "await sql`select source, count(*) as rows from game_history where name = ${'high score'} and value in ('120', '340', '560') group by 1`",
+      ].join('\n'),
+      /* 2 */ [
+        'await plot(await sql`',
+        '  select time_bucket(interval 6 hour, "timestamp") as hours, count(*) as sets, count(distinct "user") as players',
+        "  from game_history where verb = 'set' group by 1 order by 1`, { title: 'Sets and players every 6 hours' })",
+      ].join('\n'),
+    ];
+    const path = join(folder, 'history.ipynb');
+    writeNotebook(path, makeNotebook(cells));
+    const { notebook } = await executeNotebook(home, path);
+    const [start, merged, chart] = notebook.cells;
+    expect(text(outputOf(start!)[0]!.data!['text/plain'] as string)).toMatch(
+      /stored \d+ · live 0 · log \d+ · merged 0/,
+    );
+    expect(text(outputOf(merged!)[0]!.data!['text/plain'] as string)).toMatch(/source\s+rows[\s\S]*both\s+3/);
+    const spec = outputOf(chart!).find((o) => o.data && VEGA_LITE in o.data)!.data![VEGA_LITE] as {
+      data: { values: { series: string }[] };
+    };
+    expect(new Set(spec.data.values.map((v) => v.series))).toEqual(new Set(['sets', 'players']));
+  });
 });
