@@ -60,15 +60,28 @@ export async function* batchesOf(
     return;
   }
   // Any other iterable can only be read from its start: the records already stored are passed over.
+  // A sync iterable is read synchronously: `for await` would cost a promise per record.
+  const records: Iterable<unknown> | AsyncIterable<unknown> = source;
   let passed = 0;
   let batch: unknown[] = [];
-  for await (const record of source as AsyncIterable<unknown>) {
+  const take = (record: unknown): boolean => {
     if (passed < skip) {
       passed++;
-      continue;
+      return false;
     }
     batch.push(record);
-    if (batch.length >= batchSize) {
+    return batch.length >= batchSize;
+  };
+  if (isIterable(records)) {
+    for (const record of records) {
+      if (!take(record)) continue;
+      signal?.throwIfAborted();
+      yield { records: batch };
+      batch = [];
+    }
+  } else {
+    for await (const record of records) {
+      if (!take(record)) continue;
       signal?.throwIfAborted();
       yield { records: batch };
       batch = [];

@@ -1,7 +1,9 @@
 /**
- * `store.load()`: records streamed into a table through DuckDB's appender, one batch (a page of
- * a paged list, or a slice of an array or iterable) per transaction, so memory holds one batch at
- * a time whatever the size of the walk.
+ * `store.load()`: records streamed into a table through DuckDB's appender, a batch (a page of a
+ * paged list, or a slice of an array or iterable) at a time, so memory holds one batch whatever
+ * the size of the walk. A load has a connection of its own: queries go on while it runs, and see
+ * its rows once committed. Without `resume` the whole load is one transaction (all or nothing);
+ * with it, each batch is.
  *
  * - Columns are the records' flat keys (`author.username`), lists stay lists; types come from the
  *   first batch and are widened when a later value does not fit (see `column-types.ts`).
@@ -10,12 +12,13 @@
  * - With `resume`, each transaction also stores how many records the walk has stored, so a walk
  *   that was killed goes on from the next record (see `walk-progress.ts`).
  */
-import type { DuckDBAppender } from '@duckdb/node-api';
+import type { DuckDBAppender, DuckDBConnection } from '@duckdb/node-api';
+import type { StoreContext } from './store-context.js';
 import { type FlatRecord, toFlatRecord } from '../presentation/flat-rows.js';
 import { assertFunction, assertInteger, describe } from '../validate.js';
 import { batchesOf, checkSource, DEFAULT_BATCH_SIZE, type LoadSource } from './load-sources.js';
 import { checkTableName, quoteName } from './sql-names.js';
-import type { StoreContext } from './store-context.js';
+import type { DuckDB } from './duckdb-module.js';
 import { applyChange, type Column, isEmptyChange, planChange, readColumns } from './table-schema.js';
 import { type ValueWriter, writerFor } from './value-writers.js';
 import { ensureWalksTable, forgetWalk, readWalk, saveWalk } from './walk-progress.js';
@@ -132,8 +135,16 @@ function rangeOf(rows: readonly FlatRecord[], key: string): KeyRange | null {
 }
 
 /** One table's load: its columns, writers and appender, kept across batches until the table changes. */
+/** What a table's load works with: DuckDB and the load's own connection. */
+interface LoadConnection {
+  duck: DuckDB;
+  connection: DuckDBConnection;
+}
+
 class TableLoader {
-  readonly #context: StoreContext;
+  readonly #context: LoadConnection;
+  /** The whole load is one transaction (opened by the caller); else each batch is its own. */
+  readonly #oneTransaction: boolean;
   readonly #table: string;
   #columns: Column[] | null = null;
   #writers: ValueWriter[] = [];
@@ -148,9 +159,10 @@ class TableLoader {
   #keyRange: KeyRange | null | 'unknown' = null;
   static #stagings = 0;
 
-  constructor(context: StoreContext, table: string) {
+  constructor(context: LoadConnection, table: string, oneTransaction: boolean) {
     this.#context = context;
     this.#table = table;
+    this.#oneTransaction = oneTransaction;
   }
 
   async start(): Promise<void> {
@@ -252,6 +264,7 @@ class TableLoader {
   }
 
   async #transaction(work: () => Promise<void>): Promise<void> {
+    if (this.#oneTransaction) return work();
     const { connection } = this.#context;
     await connection.run('BEGIN TRANSACTION');
     try {
@@ -327,11 +340,17 @@ export async function loadInto(
   checkTableName(table);
   checkSource(source);
   const checked = checkOptions(table, options);
-  const { connection, serial } = context;
-  const loader = new TableLoader(context, table);
+  const connection = await context.connect();
+  const oneTransaction = checked.walk === null;
+  const loader = new TableLoader({ duck: context.duck, connection }, table, oneTransaction);
   let resumedFrom = 0;
   let resumedPages = 0;
-  await serial.run(async () => {
+  let key: string | null = checked.key === false ? null : (checked.key ?? null);
+  let keyDecided = checked.key !== undefined;
+  let rows = 0;
+  let pages = 0;
+  try {
+    if (oneTransaction) await connection.run('BEGIN TRANSACTION');
     await loader.start();
     if (checked.walk !== null) {
       await ensureWalksTable(connection);
@@ -339,37 +358,34 @@ export async function loadInto(
       resumedFrom = stored.rows;
       resumedPages = stored.pages;
     }
-  });
-  let key: string | null = checked.key === false ? null : (checked.key ?? null);
-  let keyDecided = checked.key !== undefined;
-  let rows = 0;
-  let pages = 0;
-  try {
     for await (const batch of batchesOf(source, resumedFrom, checked.batchSize, checked.signal)) {
       const flat = batch.records.map((record) => toFlatRecord(record, { owner: batch.owner }));
       if (!keyDecided) {
-        key =
-          loader.hasColumn('id') || flat.some((row) => row.id !== undefined && row.id !== null) ? 'id' : null;
+        key = loader.hasColumn('id') || flat.some((row) => row.id !== undefined && row.id !== null) ? 'id' : null;
         keyDecided = true;
       }
       const batchRows = flat.length;
       const stored = key === null ? flat : lastByKey(flat, key);
-      await serial.run(() =>
-        loader.write(stored, key, async () => {
-          if (checked.walk === null) return;
-          await saveWalk(connection, table, checked.walk, {
-            rows: resumedFrom + rows + batchRows,
-            pages: resumedPages + pages + 1,
-          });
-        }),
-      );
+      await loader.write(stored, key, async () => {
+        if (checked.walk === null) return;
+        await saveWalk(connection, table, checked.walk, {
+          rows: resumedFrom + rows + batchRows,
+          pages: resumedPages + pages + 1,
+        });
+      });
       rows += batchRows;
       pages++;
       checked.onProgress?.({ rows, pages, done: false });
     }
-    if (checked.walk !== null) await serial.run(() => forgetWalk(connection, table, checked.walk!));
+    if (checked.walk !== null) await forgetWalk(connection, table, checked.walk);
+    await loader.close();
+    if (oneTransaction) await connection.run('COMMIT');
+  } catch (error) {
+    await loader.close().catch(() => undefined);
+    if (oneTransaction) await connection.run('ROLLBACK').catch(() => undefined);
+    throw error;
   } finally {
-    await serial.run(() => loader.close());
+    connection.closeSync();
   }
   checked.onProgress?.({ rows, pages, done: true });
   return { rows, pages, resumedFrom };

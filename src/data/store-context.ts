@@ -8,4 +8,6 @@ export interface StoreContext {
   connection: DuckDBConnection;
   /** Every use of `connection` runs through it: transactions never interleave. */
   serial: Serial;
+  /** A connection of its own (a load's transaction must not hold up queries): the caller closes it. */
+  connect(): Promise<DuckDBConnection>;
 }

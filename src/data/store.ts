@@ -223,8 +223,9 @@ export class Store {
       }
       throw error;
     }
-    this.#connection = await this.#instance.connect();
-    return { duck, connection: this.#connection, serial: this.#serial };
+    const instance = this.#instance;
+    this.#connection = await instance.connect();
+    return { duck, connection: this.#connection, serial: this.#serial, connect: () => instance.connect() };
   }
 }
 
