@@ -62,13 +62,13 @@ async function viaLoad(dir, options, round) {
     join(dir, `load-${options.key === false ? 'append' : 'key'}-${round}.duckdb`),
   );
   global.gc?.();
-  const before = process.memoryUsage().rss;
+  const before = process.memoryUsage.rss();
   let peak = before;
   const start = performance.now();
   const result = await store.load('items', records(N), {
     ...options,
     onProgress: () => {
-      peak = Math.max(peak, process.memoryUsage().rss);
+      peak = Math.max(peak, process.memoryUsage.rss());
     },
   });
   const ms = performance.now() - start;
