@@ -8,7 +8,7 @@
  * additions: the protocol as IPython speaks it (./server.ts), cells that resolve the `scratchlab`
  * package by name, values shown as tables and charts (./cell-runner.ts), errors with the cells'
  * own lines (./traceback.ts), progress outputs for downloads and walks (./display/progress.ts),
- * and `session`, `sandbox`, `show`, `plot`, `live`, `display` and the
+ * and `session`, `sandbox`, `show`, `plot`, `live`, `display`, `store`, `sql` and the
  * package's exports declared for the cells (a small hidden preload and globals: ./preload.ts).
  *
  * As tslab, it warms TypeScript before the server answers. The session (the embedded sandbox and
@@ -99,6 +99,9 @@ const session = new OnFirstUse(async () => {
     import('scratchlab/presentation'),
     import('./display/progress.js'),
   ]);
+  // The DuckDB store: opened (and DuckDB loaded) on its first query, not here.
+  const { defaultStore } = await import('scratchlab/data');
+  const store = defaultStore();
   sdkErrors = errorClassesOf(sdk);
   // Downloads and walks show an updating output, unless the cell passes its own onProgress.
   presentation.installAutoProgress((label) => new ProgressDisplay(label));
@@ -118,6 +121,8 @@ const session = new OnFirstUse(async () => {
     plot: helpers.createPlot(context),
     live: createLive(context),
     display: createDisplay(context),
+    store,
+    sql: store.sql,
   });
   const declared = new Set(Object.keys(inner.locals));
   const source = preloadSource({ sandbox: workbench.sandbox !== null, declared });

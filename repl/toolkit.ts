@@ -1,10 +1,12 @@
 /**
  * The REPL's rich layer: the SDK's exports as globals, the writer (tables, charts), and the
- * helpers `show`, `display`, `plot`, `live`, `withProgress`. It pulls in the presentation layer and the whole
+ * helpers `show`, `display`, `plot`, `live`, `withProgress`, `store` and `sql` (the DuckDB store,
+ * opened on first use). It pulls in the presentation layer and the whole
  * SDK, so it is loaded just after the first prompt is shown; the evaluator waits for it before it
  * runs the first input (well before anyone has typed one).
  */
 import * as sdk from 'scratchlab';
+import { defaultStore } from 'scratchlab/data';
 import { installAutoProgress } from './display/auto-progress.js';
 import { isAwaitedByRepl, type OutputNotes } from './display/display.js';
 import { createDisplay } from './display/display-output.js';
@@ -34,7 +36,7 @@ export interface Toolkit {
   writer: Writer;
   /** Every export of `scratchlab`, to become globals. */
   sdk: Readonly<Record<string, unknown>>;
-  /** `show`, `display`, `plot`, `live`, `withProgress`. */
+  /** `show`, `display`, `plot`, `live`, `withProgress`, `store`, `sql`. */
   helpers: Readonly<Record<string, unknown>>;
   /** Whether the REPL awaits an input's value before printing it (a `PagedList`, a helper's promise). */
   awaitsItself(value: unknown): value is PromiseLike<unknown>;
@@ -57,6 +59,7 @@ export function createToolkit(host: ToolkitHost): Toolkit {
   const { color, size, notes, output, activity, isTerminal } = host;
   const writer = createWriter({ color, size });
   const screen = new ScreenRows([output, ...(host.others ?? [])], () => output.columns || 80);
+  const store = defaultStore();
   return {
     writer,
     sdk: sdk as unknown as Record<string, unknown>,
@@ -76,6 +79,8 @@ export function createToolkit(host: ToolkitHost): Toolkit {
       plot,
       live: createLive(host),
       withProgress,
+      store,
+      sql: store.sql,
     },
     // Plain promises too: `list.save('x.csv')` and `chart.save('x.png')` answer one.
     awaitsItself: (value): value is PromiseLike<unknown> =>

@@ -12,6 +12,9 @@ const HELP = `Usage: scratchlab <command> [options]
 Commands:
   repl [--sandbox]   A TypeScript REPL with a logged-in session (--sandbox: on the embedded sandbox)
   kernel install     Install the Jupyter kernels (scratchlab, scratchlab-sandbox) [--user | --prefix DIR]
+  record <projectId> --db FILE
+                     Record a project's cloud activity into a DuckDB file until Ctrl-C
+                     (--sandbox, --host URL, --logs URL, --contact TEXT; record --help)
   sandbox            Run the embedded sandbox platform and print its hosts and demo logins
       --port N         port to listen on (default: a free port)
       --host ADDR      address to bind (default 127.0.0.1)
@@ -115,6 +118,10 @@ async function main(argv: string[]): Promise<void> {
     case 'repl':
     case 'kernel':
       return sibling(command, rest);
+    case 'record': {
+      const { main: record } = await import('./data/record-command.js');
+      return record(rest);
+    }
     case undefined:
     case 'help':
     case '--help':

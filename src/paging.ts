@@ -86,6 +86,7 @@ export class PagedList<T> implements PromiseLike<RecordList<T>>, AsyncIterable<T
   /** Whose list it is, when it is one user's own (shown as the rows' author). */
   readonly #owner: string | undefined;
   readonly #watch: RateLimitWatch | undefined;
+  readonly #settings: ListSettings;
   #window?: Promise<RecordList<T>>;
 
   constructor(
@@ -104,6 +105,26 @@ export class PagedList<T> implements PromiseLike<RecordList<T>>, AsyncIterable<T
     this.#walk = checkWalk(walk);
     this.#owner = settings.owner;
     this.#watch = settings.watchRateLimits;
+    this.#settings = settings;
+  }
+
+  /** Whose list it is, when it is one user's own (its rows name no author). */
+  get owner(): string | undefined {
+    return this.#owner;
+  }
+
+  /**
+   * The same list without its first `rows` rows: a walk of it starts that much further on (a
+   * resumed load goes on from the first row it has not stored), and a limit shrinks to match.
+   */
+  skip(rows: number): PagedList<T> {
+    assertInteger(rows, 'rows', 0);
+    const limit = this.#limit === undefined ? undefined : this.#limit - rows;
+    if (limit !== undefined && limit <= 0) {
+      // Nothing is left: a list that reads no page.
+      return new PagedList<T>(async () => [], { limit: 1 }, this.#walk, { pageSize: 1 });
+    }
+    return new PagedList(this.#fetch, { limit, offset: this.#offset + rows }, this.#walk, this.#settings);
   }
 
   /**

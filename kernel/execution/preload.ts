@@ -30,6 +30,8 @@ export const PRELOAD_NAMES: readonly string[] = [
   'plot',
   'live',
   'display',
+  'store',
+  'sql',
 ];
 
 /**
@@ -49,7 +51,7 @@ export interface PreloadOptions {
 const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
 
 /** Helpers declared as globals (the others are the preload's). */
-const GLOBAL_HELPERS = ['show', 'plot', 'live', 'display'] as const;
+const GLOBAL_HELPERS = ['show', 'plot', 'live', 'display', 'store', 'sql'] as const;
 
 // The types of the helpers, as cells see them. They mirror kernel/display/helpers.ts and kernel/display/live.ts.
 const PACKAGE = 'scratchlab';
@@ -69,6 +71,7 @@ const LIVE_HANDLE =
   ` readonly data: readonly ${PRESENTATION}.LivePoint[] }`;
 const DISPLAY_OPTIONS = `{ rows?: number; kind?: ${PRESENTATION}.RecordKind }`;
 const DISPLAY_TYPE = `(value: unknown, options?: ${DISPLAY_OPTIONS}) => { readonly id: string; update(value: unknown, options?: ${DISPLAY_OPTIONS}): Promise<void> }`;
+const STORE_TYPE = "import('scratchlab/data').Store";
 const LIVE_TYPE = `(cloud: ${LIVE_SOURCE}, options?: ${LIVE_OPTIONS}) => ${LIVE_HANDLE}`;
 
 /** The package's exports that become globals: identifiers, none of the kernel's own names. */
@@ -92,6 +95,8 @@ export function globalsDeclarations(exports: readonly string[]): string {
     `  const plot: ${PLOT_TYPE};`,
     `  const live: ${LIVE_TYPE};`,
     `  const display: ${DISPLAY_TYPE};`,
+    `  const store: ${STORE_TYPE};`,
+    `  const sql: ${STORE_TYPE}['sql'];`,
     '}',
     '',
   ].join('\n');

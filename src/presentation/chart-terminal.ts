@@ -287,3 +287,64 @@ export function renderLiveChart(
   }
   return out.join('\n');
 }
+
+/** One named series of numbers over time (a numeric column of a query's rows). */
+export interface TimeSeries {
+  name: string;
+  points: readonly TimePoint[];
+}
+
+/**
+ * Draw series over time for a terminal (a query's time column and numbers): one step plot per
+ * series over the whole span, as many as fit in `height`, the others named on one line.
+ */
+export function renderSeriesChart(
+  series: readonly TimeSeries[],
+  options: { width?: number; height?: number; color?: boolean; title?: string } = {},
+): string {
+  const width = Math.max(LABEL_WIDTH + 10, Math.floor(options.width ?? 80));
+  const height = Math.max(1, Math.floor(options.height ?? 24));
+  const chalk = new Chalk({ level: options.color ? 1 : 0 });
+  const clip = (s: string): string => truncateToWidth(s, width);
+  const times = series.flatMap((s) => s.points.map((p) => p.time));
+  if (times.length === 0) return clip(`${options.title ?? 'Chart'}: no values`);
+  const start = Math.min(...times);
+  const end = Math.max(...times);
+  const out = [
+    chalk.bold(clip(`${options.title ? `${oneLine(options.title)}, ` : ''}${timeRange(start, end)}`)),
+  ];
+  let { count, rows } = sharePlots(height - 2, series.length);
+  if (count < series.length) ({ count, rows } = sharePlots(height - 3, series.length));
+  const columns = width - LABEL_WIDTH - 1;
+  series.slice(0, count).forEach((s, i) => {
+    const values = s.points.map((p) => p.value);
+    out.push(
+      chalk.bold(
+        clip(
+          `${oneLine(s.name)} · ${formatCount(values.length)} points · last ${formatCompact(values.at(-1) ?? 0)}`,
+        ),
+      ),
+    );
+    out.push(
+      ...plotSteps(resampleSteps(s.points, start, Math.max(end, start + 1), columns), {
+        rows,
+        chalk,
+        color: SERIES_COLORS[i % SERIES_COLORS.length]!,
+      }),
+    );
+  });
+  out.push(timeAxis(axisTime(start, end - start), axisTime(end, end - start), width, chalk));
+  if (series.length > count) {
+    out.push(
+      chalk.dim(
+        clip(
+          `not plotted: ${series
+            .slice(count)
+            .map((s) => oneLine(s.name))
+            .join(', ')}`,
+        ),
+      ),
+    );
+  }
+  return out.join('\n');
+}

@@ -19,8 +19,21 @@ export interface FlatRowsOptions {
 /** Objects nested deeper than this are written as JSON text. */
 const MAX_DEPTH = 6;
 
-function flatten(value: unknown, prefix: string, out: FlatRow, depth: number): void {
-  if (value === null || value === undefined) {
+/** A flat row whose lists stay arrays and whose dates stay `Date`s (the data store's rows). */
+export type FlatRecord = Record<string, FlatValue | Date | readonly unknown[]>;
+
+/** How leaves are written: as plain text (CSV, dataframes) or kept as lists and dates (the data store). */
+interface FlattenStyle {
+  keepLists: boolean;
+}
+
+const TEXT: FlattenStyle = { keepLists: false };
+const LISTS: FlattenStyle = { keepLists: true };
+
+function flatten(value: unknown, prefix: string, out: FlatRecord, depth: number, style: FlattenStyle): void {
+  if (style.keepLists && (Array.isArray(value) || value instanceof Date)) {
+    out[prefix] = value as Date | readonly unknown[];
+  } else if (value === null || value === undefined) {
     out[prefix] = null;
   } else if (typeof value === 'string' || typeof value === 'boolean') {
     out[prefix] = value;
@@ -33,13 +46,42 @@ function flatten(value: unknown, prefix: string, out: FlatRow, depth: number): v
   } else if (Array.isArray(value) || depth >= MAX_DEPTH) {
     out[prefix] = jsonText(value);
   } else if (typeof value === 'object') {
-    for (const [key, item] of Object.entries(value)) {
-      if (isSecretKey(key)) continue;
-      flatten(item, prefix === '' ? key : `${prefix}.${key}`, out, depth + 1);
+    const record = value as Record<string, unknown>;
+    // for…in over own keys: no entry arrays per object (a load flattens millions of records).
+    for (const key in record) {
+      const name = flatName(prefix, key);
+      if (name === null || !Object.hasOwn(record, key)) continue;
+      flatten(record[key], name, out, depth + 1, style);
     }
   } else {
     out[prefix] = String(value);
   }
+}
+
+/** Flat names already made, by prefix and key (records of a list share their keys). */
+const NAMES = new Map<string, Map<string, string | null>>();
+/** Names kept at most: records with ever new keys must not grow the cache without end. */
+const MAX_NAMES = 10_000;
+let names = 0;
+
+/**
+ * The flat name of `key` under `prefix` (null for a secret key), made once: a load flattens
+ * millions of records with the same few keys, and a name reused is neither built nor hashed again.
+ */
+function flatName(prefix: string, key: string): string | null {
+  let byKey = NAMES.get(prefix);
+  const known = byKey?.get(key);
+  if (known !== undefined) return known;
+  const name = isSecretKey(key) ? null : prefix === '' ? key : `${prefix}.${key}`;
+  if (names < MAX_NAMES) {
+    if (byKey === undefined) {
+      byKey = new Map();
+      NAMES.set(prefix, byKey);
+    }
+    byKey.set(key, name);
+    names++;
+  }
+  return name;
 }
 
 function jsonText(value: unknown): string {
@@ -52,9 +94,21 @@ function jsonText(value: unknown): string {
 
 /** One record as a flat row. */
 export function toFlatRow(record: unknown, options: FlatRowsOptions = {}): FlatRow {
-  const out: FlatRow = {};
+  return flattenRecord(record, options, TEXT) as FlatRow;
+}
+
+/**
+ * One record as a flat row named like {@link toFlatRow}'s, but with arrays kept as arrays and
+ * dates as `Date`s: the columns of the data store, which has list and timestamp types.
+ */
+export function toFlatRecord(record: unknown, options: FlatRowsOptions = {}): FlatRecord {
+  return flattenRecord(record, options, LISTS);
+}
+
+function flattenRecord(record: unknown, options: FlatRowsOptions, style: FlattenStyle): FlatRecord {
+  const out: FlatRecord = {};
   if (record === null || typeof record !== 'object' || Array.isArray(record)) {
-    flatten(record, 'value', out, 0);
+    flatten(record, 'value', out, 0, style);
     return out;
   }
   const r = record as Record<string, unknown>;
@@ -62,9 +116,9 @@ export function toFlatRow(record: unknown, options: FlatRowsOptions = {}): FlatR
   if (options.owner && author && typeof author === 'object' && typeof author.username !== 'string') {
     // Put the name where a full record has it: right after the author's id.
     const { id, ...rest } = author;
-    flatten({ ...r, author: { id, username: options.owner, ...rest } }, '', out, 0);
+    flatten({ ...r, author: { id, username: options.owner, ...rest } }, '', out, 0, style);
   } else {
-    flatten(r, '', out, 0);
+    flatten(r, '', out, 0, style);
   }
   return out;
 }

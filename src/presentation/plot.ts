@@ -20,6 +20,7 @@ import { type LogsChartOptions, logsChartSpec } from './charts.js';
 import { type ActivityRow, recordKind } from './detect.js';
 import { summarizeLogs } from './log-summary.js';
 import { isRemixTree, remixTreeChart } from './remix-tree-chart.js';
+import { isChartableTable, tableChart } from './table-chart.js';
 import type { VegaLiteSpec } from './vega-lite-spec.js';
 
 /** Options of {@link chartOf}. */
@@ -49,6 +50,7 @@ export type PlotData =
   | readonly (Project | UserProjectRow)[]
   | readonly ActivityRow[]
   | RemixTreeNode
+  | readonly Record<string, unknown>[]
   | VegaLiteSpec;
 
 const SPEC_KEYS = ['mark', 'layer', 'vconcat', 'hconcat', 'concat', 'facet', 'repeat'];
@@ -63,7 +65,8 @@ export function isVegaLiteSpec(value: unknown): value is VegaLiteSpec {
 
 /**
  * The chart of `data`: cloud log entries (values over time and activity per user), projects
- * (their numbers side by side), or a Vega-Lite spec as it is.
+ * (their numbers side by side), plain rows such as a query's answer (a line per number over a
+ * time column, or bars by a text column), or a Vega-Lite spec as it is.
  * @throws TypeError for anything else
  */
 export function chartOf(data: unknown, options: PlotOptions = {}): Chart {
@@ -97,8 +100,12 @@ export function chartOf(data: unknown, options: PlotOptions = {}): Chart {
           renderBarChart(bars, { width: width - 1, color, title: options.title }),
       });
     }
+    // Plain rows (a store query's answer): a time column and numbers, or a text column and numbers.
+    // Platform records of other kinds (users, studios…) are not tables of numbers to draw.
+    if (kind === null && isChartableTable(data))
+      return tableChart(data as Record<string, unknown>[], { title: options.title });
   }
   throw new TypeError(
-    'plot() draws cloud log entries (cloud.logs()), projects, messages or activity rows, a remix tree, or a Vega-Lite spec',
+    'plot() draws cloud log entries (cloud.logs()), projects, messages or activity rows, a remix tree, rows with a time or text column and numbers (a query), or a Vega-Lite spec',
   );
 }

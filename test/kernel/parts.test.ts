@@ -95,7 +95,7 @@ describe('preload', () => {
 
   it('defines the runtime exports and helpers on globalThis, hidden, never over an existing global', () => {
     const show = () => {};
-    const defined = ['ApiError', 'Session', 'show', 'plot', 'live', 'display', 'Map'];
+    const defined = ['ApiError', 'Session', 'show', 'plot', 'live', 'display', 'store', 'sql', 'Map'];
     const before = defined.map((name) => Object.getOwnPropertyDescriptor(globalThis, name));
     try {
       defineGlobals(
@@ -106,6 +106,8 @@ describe('preload', () => {
           plot: 2,
           live: 3,
           display: 4,
+          store: 5,
+          sql: 6,
         },
       );
       const g = globalThis as Record<string, unknown>;
@@ -113,6 +115,8 @@ describe('preload', () => {
       expect(g.Session).toBe(sdk.Session);
       expect(g.show).toBe(show);
       expect(g.display).toBe(4);
+      expect(g.store).toBe(5);
+      expect(g.sql).toBe(6);
       expect('User' in globalThis).toBe(false); // a type only
       expect(g.Map).toBe(Map);
       expect(Object.keys(globalThis)).not.toContain('ApiError');

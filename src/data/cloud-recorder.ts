@@ -1,0 +1,486 @@
+/**
+ * `CloudRecorder`: a project's cloud activity kept in the store, from two sources merged into one
+ * table (default `cloud_activity`):
+ *
+ * - live `set` events of the WebSocket, stored as they come (`source = 'live'`, the time they
+ *   arrived, no user: the wire has none). After a reconnect, a value that differs from the last
+ *   stored one changed while the recorder was away (`source = 'resync'`).
+ * - the log's entries where the host has a log (`source = 'log'`, with user and time), read back
+ *   to the newest stored entry, so a restarted recorder fills what the log still holds of its gap.
+ *
+ * A log entry and a live row of the same change (same name and value, the live row arriving
+ * within a minute of the entry's time) become one row with `source = 'both'`, the log's user
+ * and time, and the time it arrived (`received`). Log entries are told apart from stored ones by
+ * time and, within the newest stored millisecond, by count, so nothing is stored twice.
+ */
+import type { Cloud, CloudConnectEvent, CloudSetEvent } from '../cloud/cloud.js';
+import { LOGS_PAGE_SIZE } from '../cloud/cloud-logs.js';
+import { entryKey } from '../cloud/log-anchor.js';
+import { TypedEmitter } from '../cloud/typed-emitter.js';
+import type { CloudLogEntry } from '../records.js';
+import { assertSeconds } from '../validate.js';
+import { checkTableName, quoteName } from './sql-names.js';
+import type { StoreContext } from './store-context.js';
+
+/** Options of `store.recordCloud()`. */
+export interface RecordCloudOptions {
+  /** The table (default `cloud_activity`). */
+  table?: string;
+  /** Read the host's log too, where it has one (default true). */
+  logs?: boolean;
+  /** Seconds between two reads of the log (default 2). */
+  interval?: number;
+}
+
+/** What a recorder has done so far. */
+export interface RecorderCounts {
+  /** Rows added to the table. */
+  stored: number;
+  /** Live events received (those stored and those merged into a log row). */
+  live: number;
+  /** Log entries stored as rows of their own. */
+  fromLog: number;
+  /** Live rows and log entries found to be the same change. */
+  merged: number;
+  /** Reconnects of the WebSocket. */
+  reconnects: number;
+  /** Failed log reads or writes (each also emitted as `error`). */
+  errors: number;
+  /** The last value stored. */
+  last: { name: string; value: string } | null;
+  /** Whether the host's log is read. */
+  logs: boolean;
+}
+
+/** The events of a {@link CloudRecorder}. */
+export type CloudRecorderEvents = {
+  /** Rows were stored (the counts after them). */
+  update: RecorderCounts;
+  /** A log read or a write failed; recording goes on. */
+  error: Error;
+  /** The recorder stopped; everything it received is stored. */
+  stopped: undefined;
+};
+
+interface LiveRow {
+  name: string;
+  value: string;
+  received: number;
+  source: 'live' | 'resync';
+}
+
+/** Pages of the log read at most in one poll (the log is short; this bounds a first read). */
+const MAX_LOG_PAGES = 50;
+/** Live rows waiting for their write, at most: beyond it the oldest are dropped with an error. */
+const MAX_QUEUE = 100_000;
+/** How long a live row may arrive before its log entry's time (clock skew), in ms. */
+const SKEW_MS = 5_000;
+/** How long after its log entry's time a live row may arrive and still be the same change, in ms. */
+const LIVE_WINDOW_MS = 60_000;
+
+/** The columns of a recorded table. */
+export const ACTIVITY_COLUMNS =
+  'project VARCHAR, "timestamp" TIMESTAMP, "user" VARCHAR, verb VARCHAR, name VARCHAR, value VARCHAR, source VARCHAR, received TIMESTAMP';
+
+/** A running recording (see the file's comment). */
+export class CloudRecorder extends TypedEmitter<CloudRecorderEvents> {
+  /** The table it writes. */
+  readonly table: string;
+  readonly #context: StoreContext;
+  readonly #cloud: Cloud;
+  readonly #interval: number;
+  readonly #wantLogs: boolean;
+  readonly #counts: RecorderCounts = {
+    stored: 0,
+    live: 0,
+    fromLog: 0,
+    merged: 0,
+    reconnects: 0,
+    errors: 0,
+    last: null,
+    logs: false,
+  };
+  /** The last stored value of each variable: a value after a reconnect that differs changed meanwhile. */
+  readonly #lastValues = new Map<string, string>();
+  #queue: LiveRow[] = [];
+  #flushing: Promise<void> | null = null;
+  #flushTimer: ReturnType<typeof setTimeout> | null = null;
+  #pollTimer: ReturnType<typeof setTimeout> | null = null;
+  #polling: Promise<void> | null = null;
+  #running = false;
+  #stopping: Promise<void> | null = null;
+
+  readonly #onSet = (event: CloudSetEvent) => {
+    let source: LiveRow['source'] = 'live';
+    if (event.initial) {
+      const known = this.#lastValues.get(event.name);
+      // Values after a handshake are state: only one that changed since it was stored is activity.
+      if (known === undefined || known === event.value) {
+        this.#lastValues.set(event.name, event.value);
+        return;
+      }
+      source = 'resync';
+    }
+    this.#lastValues.set(event.name, event.value);
+    this.#counts.live++;
+    if (this.#queue.length >= MAX_QUEUE) {
+      this.#queue.shift();
+      this.#fail(
+        new Error(`more than ${MAX_QUEUE} cloud events waited for the store; the oldest was dropped`),
+      );
+    }
+    this.#queue.push({ name: event.name, value: event.value, received: Date.now(), source });
+    this.#flushTimer ??= setTimeout(() => {
+      this.#flushTimer = null;
+      void this.#flush();
+    }, 50);
+  };
+
+  readonly #onConnect = (event: CloudConnectEvent) => {
+    if (!event.reconnected) return;
+    this.#counts.reconnects++;
+    this.emit('update', this.counts);
+  };
+
+  constructor(context: StoreContext, cloud: Cloud, options: RecordCloudOptions = {}) {
+    super();
+    if (options === null || typeof options !== 'object')
+      throw new TypeError('recordCloud options must be an object');
+    if (cloud === null || typeof cloud !== 'object' || typeof (cloud as Cloud).connect !== 'function') {
+      throw new TypeError('recordCloud() needs a Cloud (session.cloud(projectId) or Cloud.alternate(…))');
+    }
+    this.table = checkTableName(options.table ?? 'cloud_activity');
+    this.#context = context;
+    this.#cloud = cloud;
+    this.#interval = assertSeconds(options.interval ?? 2, 'interval');
+    if (this.#interval === 0) throw new RangeError('interval must be a number of seconds above 0, got 0');
+    this.#wantLogs = options.logs ?? true;
+  }
+
+  /** The counts so far (a copy). */
+  get counts(): RecorderCounts {
+    return { ...this.#counts, last: this.#counts.last && { ...this.#counts.last } };
+  }
+
+  /** Whether it is recording. */
+  get running(): boolean {
+    return this.#running;
+  }
+
+  /** One line for a status display: `stored 12 · live 10 · log 5 · merged 3 · reconnects 1 · last score=42`. */
+  override toString(): string {
+    const c = this.#counts;
+    const parts = [`stored ${c.stored}`, `live ${c.live}`];
+    if (c.logs) parts.push(`log ${c.fromLog}`, `merged ${c.merged}`);
+    parts.push(`reconnects ${c.reconnects}`);
+    if (c.errors > 0) parts.push(`errors ${c.errors}`);
+    if (c.last)
+      parts.push(
+        `last ${c.last.name}=${c.last.value.length > 40 ? `${c.last.value.slice(0, 39)}…` : c.last.value}`,
+      );
+    return parts.join(' · ');
+  }
+
+  /** Creates the table, connects, reads the log back to the last stored entry, then keeps recording. */
+  async start(): Promise<void> {
+    if (this.#running) return;
+    const { connection, serial } = this.#context;
+    await serial.run(async () => {
+      await connection.run(`CREATE TABLE IF NOT EXISTS ${quoteName(this.table)} (${ACTIVITY_COLUMNS})`);
+      const reader = await connection.runAndReadAll(
+        `SELECT name, arg_max(value, "timestamp") FROM ${quoteName(this.table)} WHERE project = $1 GROUP BY name`,
+        [this.#cloud.projectId],
+      );
+      for (const [name, value] of reader.getRows() as [string, string][]) this.#lastValues.set(name, value);
+    });
+    if (this.#wantLogs) {
+      try {
+        this.#cloud.logs({ limit: 1 });
+        this.#counts.logs = true;
+      } catch {
+        this.#counts.logs = false; // a host without a log (e.g. the alternate server): live events only
+      }
+    }
+    this.#running = true;
+    this.#cloud.on('set', this.#onSet);
+    this.#cloud.on('connect', this.#onConnect);
+    try {
+      await this.#cloud.connect();
+    } catch (error) {
+      this.#running = false;
+      this.#cloud.off('set', this.#onSet);
+      this.#cloud.off('connect', this.#onConnect);
+      throw error;
+    }
+    await this.#flush();
+    if (this.#counts.logs) {
+      await this.#poll();
+    }
+  }
+
+  /** Stops recording and settles once everything received is stored. The connection stays as it is. */
+  stop(): Promise<void> {
+    this.#stopping ??= (async () => {
+      this.#running = false;
+      this.#cloud.off('set', this.#onSet);
+      this.#cloud.off('connect', this.#onConnect);
+      if (this.#pollTimer !== null) clearTimeout(this.#pollTimer);
+      this.#pollTimer = null;
+      if (this.#flushTimer !== null) clearTimeout(this.#flushTimer);
+      this.#flushTimer = null;
+      await this.#polling?.catch(() => undefined);
+      await this.#flush();
+      this.emit('stopped', undefined);
+    })();
+    return this.#stopping;
+  }
+
+  #fail(error: Error): void {
+    this.#counts.errors++;
+    this.emit('error', error);
+  }
+
+  /** Writes the queued live rows, one transaction, merging each with a log row of the same change. */
+  #flush(): Promise<void> {
+    if (this.#flushing)
+      return this.#flushing.then(() => (this.#queue.length > 0 ? this.#flush() : undefined));
+    if (this.#queue.length === 0) return Promise.resolve();
+    const rows = this.#queue;
+    this.#queue = [];
+    const project = this.#cloud.projectId;
+    const table = quoteName(this.table);
+    const { duck, connection, serial } = this.#context;
+    const time = (ms: number) => duck.timestampValue(BigInt(ms) * 1000n);
+    this.#flushing = serial
+      .run(async () => {
+        let stored = 0;
+        let merged = 0;
+        await connection.run('BEGIN TRANSACTION');
+        try {
+          for (const row of rows) {
+            const window =
+              row.source === 'live'
+                ? `"timestamp" BETWEEN $4 - INTERVAL ${LIVE_WINDOW_MS / 1000} SECOND AND $4 + INTERVAL ${SKEW_MS / 1000} SECOND`
+                : `"timestamp" <= $4 + INTERVAL ${SKEW_MS / 1000} SECOND`;
+            const update = await connection.run(
+              `UPDATE ${table} SET source = 'both', received = $4 WHERE rowid = (
+                 SELECT rowid FROM ${table} WHERE project = $1 AND source = 'log' AND verb = 'set'
+                 AND name = $2 AND value = $3 AND ${window}
+                 ORDER BY "timestamp" ${row.source === 'live' ? 'ASC' : 'DESC'} LIMIT 1)`,
+              [project, row.name, row.value, time(row.received)],
+            );
+            if (update.rowsChanged > 0) {
+              merged++;
+              continue;
+            }
+            await connection.run(`INSERT INTO ${table} VALUES ($1, $2, NULL, 'set', $3, $4, $5, $2)`, [
+              project,
+              time(row.received),
+              row.name,
+              row.value,
+              row.source,
+            ]);
+            stored++;
+          }
+          await connection.run('COMMIT');
+        } catch (error) {
+          await connection.run('ROLLBACK').catch(() => undefined);
+          throw error;
+        }
+        this.#counts.stored += stored;
+        this.#counts.merged += merged;
+        const last = rows[rows.length - 1]!;
+        this.#counts.last = { name: last.name, value: last.value };
+        this.emit('update', this.counts);
+      })
+      .catch((error: unknown) => {
+        // Kept for the next write, in order, ahead of what came meanwhile.
+        this.#queue = [...rows, ...this.#queue].slice(-MAX_QUEUE);
+        this.#fail(error instanceof Error ? error : new Error(String(error)));
+      })
+      .finally(() => {
+        this.#flushing = null;
+      });
+    return this.#flushing;
+  }
+
+  /** Reads the log's new entries and stores them; then waits `interval` for the next read. */
+  #poll(): Promise<void> {
+    this.#polling = this.#readLog()
+      .catch((error: unknown) => this.#fail(error instanceof Error ? error : new Error(String(error))))
+      .finally(() => {
+        this.#polling = null;
+        if (!this.#running) return;
+        this.#pollTimer = setTimeout(() => {
+          this.#pollTimer = null;
+          void this.#poll();
+        }, this.#interval * 1000);
+      });
+    return this.#polling;
+  }
+
+  /** The newest stored log time, and how many entries of each kind were stored at that time. */
+  async #storedEdge(): Promise<{ newest: number | null; atNewest: Map<string, number> }> {
+    const { connection, serial } = this.#context;
+    const table = quoteName(this.table);
+    return serial.run(async () => {
+      const project = this.#cloud.projectId;
+      const max = await connection.runAndReadAll(
+        `SELECT epoch_ms(max("timestamp")) FROM ${table} WHERE project = $1 AND source IN ('log', 'both')`,
+        [project],
+      );
+      const value = max.getRows()[0]?.[0];
+      if (value === null || value === undefined) return { newest: null, atNewest: new Map() };
+      const newest = Number(value);
+      const rows = await connection.runAndReadAll(
+        `SELECT "user", verb, name, value, count(*) FROM ${table}
+         WHERE project = $1 AND source IN ('log', 'both') AND "timestamp" = make_timestamp($2::BIGINT * 1000)
+         GROUP BY ALL`,
+        [project, BigInt(newest)],
+      );
+      const atNewest = new Map<string, number>();
+      for (const [user, verb, name, text, count] of rows.getRows() as [
+        string,
+        string,
+        string,
+        string,
+        bigint,
+      ][]) {
+        const key = entryKey({
+          user,
+          verb: verb as CloudLogEntry['verb'],
+          name,
+          value: text,
+          timestamp: newest,
+        });
+        atNewest.set(key, Number(count));
+      }
+      return { newest, atNewest };
+    });
+  }
+
+  /** The log's entries newer than the stored ones, oldest first. */
+  async #newEntries(): Promise<CloudLogEntry[]> {
+    const { newest, atNewest } = await this.#storedEdge();
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const read: CloudLogEntry[] = [];
+      let firstPage = '';
+      for (let page = 0; page < MAX_LOG_PAGES; page++) {
+        const rows = await this.#cloud.logs({ limit: LOGS_PAGE_SIZE, offset: page * LOGS_PAGE_SIZE });
+        if (page === 0) firstPage = rows.map(entryKey).join('\n');
+        read.push(...rows);
+        const passed = newest !== null && rows.length > 0 && rows[rows.length - 1]!.timestamp < newest;
+        if (rows.length < LOGS_PAGE_SIZE || passed) break;
+      }
+      // Entries that arrived while later pages were read shift them: read again if the first changed.
+      if (read.length > LOGS_PAGE_SIZE) {
+        const again = await this.#cloud.logs({ limit: LOGS_PAGE_SIZE });
+        if (again.map(entryKey).join('\n') !== firstPage && attempt < 2) continue;
+      }
+      const fresh: CloudLogEntry[] = [];
+      const seen = new Map(atNewest);
+      // Oldest first, so the entries stored at the newest time are matched before later ones.
+      for (let i = read.length - 1; i >= 0; i--) {
+        const entry = read[i]!;
+        if (newest !== null && entry.timestamp < newest) continue;
+        if (newest !== null && entry.timestamp === newest) {
+          const key = entryKey(entry);
+          const left = seen.get(key) ?? 0;
+          if (left > 0) {
+            seen.set(key, left - 1);
+            continue;
+          }
+        }
+        fresh.push(entry);
+      }
+      return fresh;
+    }
+    return [];
+  }
+
+  async #readLog(): Promise<void> {
+    const fresh = await this.#newEntries();
+    if (fresh.length === 0) return;
+    // Live rows still queued must be in the table before log entries look for them.
+    await this.#flush();
+    const project = this.#cloud.projectId;
+    const table = quoteName(this.table);
+    const { duck, connection, serial } = this.#context;
+    const time = (ms: number) => duck.timestampValue(BigInt(ms) * 1000n);
+    await serial.run(async () => {
+      // Live rows not yet matched that could be one of these changes, matched here in order.
+      const since = fresh[0]!.timestamp - SKEW_MS;
+      const reader = await connection.runAndReadAll(
+        `SELECT rowid, name, value, source, epoch_ms(received) FROM ${table}
+         WHERE project = $1 AND source IN ('live', 'resync') AND received >= $2 ORDER BY received`,
+        [project, time(since)],
+      );
+      const candidates = (reader.getRowsJS() as [bigint, string, string, string, bigint][]).map(
+        ([rowid, name, value, source, received]) => ({
+          rowid,
+          name,
+          value,
+          source,
+          received: Number(received),
+          used: false,
+        }),
+      );
+      const updates: { rowid: bigint; entry: CloudLogEntry }[] = [];
+      const inserts: CloudLogEntry[] = [];
+      for (const entry of fresh) {
+        const match =
+          entry.verb === 'set'
+            ? candidates.find(
+                (row) =>
+                  !row.used &&
+                  row.name === entry.name &&
+                  row.value === entry.value &&
+                  row.received >= entry.timestamp - SKEW_MS &&
+                  (row.source === 'resync' || row.received <= entry.timestamp + LIVE_WINDOW_MS),
+              )
+            : undefined;
+        if (match) {
+          match.used = true;
+          updates.push({ rowid: match.rowid, entry });
+        } else {
+          inserts.push(entry);
+        }
+      }
+      await connection.run('BEGIN TRANSACTION');
+      try {
+        for (const { rowid, entry } of updates) {
+          await connection.run(
+            `UPDATE ${table} SET source = 'both', "user" = $1, "timestamp" = $2 WHERE rowid = $3`,
+            [entry.user, time(entry.timestamp), rowid],
+          );
+        }
+        if (inserts.length > 0) {
+          const appender = await connection.createAppender(this.table);
+          for (const entry of inserts) {
+            appender.appendVarchar(project);
+            appender.appendTimestamp(time(entry.timestamp));
+            appender.appendVarchar(entry.user);
+            appender.appendVarchar(entry.verb);
+            appender.appendVarchar(entry.name);
+            appender.appendVarchar(entry.value);
+            appender.appendVarchar('log');
+            appender.appendNull();
+            appender.endRow();
+          }
+          appender.flushSync();
+          appender.closeSync();
+        }
+        await connection.run('COMMIT');
+      } catch (error) {
+        await connection.run('ROLLBACK').catch(() => undefined);
+        throw error;
+      }
+      this.#counts.stored += inserts.length;
+      this.#counts.fromLog += inserts.length;
+      this.#counts.merged += updates.length;
+      const last = fresh[fresh.length - 1]!;
+      if (inserts.length > 0) this.#counts.last ??= { name: last.name, value: last.value };
+      this.emit('update', this.counts);
+    });
+  }
+}

@@ -1,0 +1,34 @@
+/**
+ * `scratchlab/data`: a DuckDB store for platform data. Needs `@duckdb/node-api` installed beside
+ * scratchlab (`npm install @duckdb/node-api`).
+ *
+ * ```ts
+ * import { openStore } from 'scratchlab/data';
+ * const store = await openStore('scratch.duckdb');
+ * await store.load('projects', session.studios.projects(studioId), { onProgress: console.log });
+ * const rows = await store.sql`select "author.username", count(*) from projects group by 1`;
+ * await store.export('projects', 'projects.parquet');
+ * ```
+ */
+export {
+  ACTIVITY_COLUMNS,
+  CloudRecorder,
+  type CloudRecorderEvents,
+  type RecordCloudOptions,
+  type RecorderCounts,
+} from './cloud-recorder.js';
+export type { ColumnType, ScalarType } from './column-types.js';
+export { defaultStore, defaultStorePath } from './default-store.js';
+export { INSTALL_COMMAND, MissingDuckDBError } from './duckdb-module.js';
+export type { ExportOptions, FileFormat, ImportResult } from './file-copy.js';
+export type { LoadOptions, LoadProgress, LoadResult } from './load.js';
+export type { LoadSource } from './load-sources.js';
+export type { SqlValue } from './query-values.js';
+export {
+  DEFAULT_MAX_ROWS,
+  openStore,
+  type QueryOptions,
+  type QueryRow,
+  Store,
+  type TableInfo,
+} from './store.js';

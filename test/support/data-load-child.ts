@@ -1,0 +1,34 @@
+/**
+ * The process that the resume test kills: it loads a paged walk of `total` records (40 a page,
+ * each page a little slow, like the service) into table `walk` of the DuckDB file given as its
+ * argument, with `resume: true` and no key (so a duplicate would show), and prints `stored N`
+ * after each page is committed, then `done R FROM` (records stored by this run, resumed from).
+ */
+import { openStore } from '../../src/data/index.js';
+import { PagedList } from '../../src/paging.js';
+
+const [path, totalText, delayText] = process.argv.slice(2);
+if (path === undefined || totalText === undefined)
+  throw new Error('usage: data-load-child <file> <total> [delay ms]');
+const total = Number(totalText);
+const delay = Number(delayText ?? 20);
+const list = new PagedList(
+  async (limit, offset) => {
+    await new Promise((resolve) => setTimeout(resolve, delay));
+    const rows = [];
+    for (let i = offset; i < Math.min(total, offset + limit); i++)
+      rows.push({ n: i + 1, label: `row ${i + 1}` });
+    return rows;
+  },
+  { limit: undefined },
+);
+const store = await openStore(path);
+const result = await store.load('walk', list, {
+  key: false,
+  resume: true,
+  onProgress: (p) => {
+    if (!p.done) process.stdout.write(`stored ${p.rows}\n`);
+  },
+});
+await store.close();
+process.stdout.write(`done ${result.rows} ${result.resumedFrom}\n`);
