@@ -82,6 +82,7 @@ describe.skipIf(!hasJupyter)('store and sql in the kernel', () => {
         'await new Promise((resolve) => setTimeout(resolve, 2000));',
         'await history.stop();',
         'await player.disconnect();',
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: a cell's source, with a template the kernel runs
         "await sql`select source, count(*) as rows from game_history where name = ${'high score'} and value in ('120', '340', '560') group by 1`",
       ].join('\n'),
       /* 2 */ [

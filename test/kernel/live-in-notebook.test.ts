@@ -79,7 +79,10 @@ describe.skipIf(!hasClassicNotebook || !hasChromium)('live displays in the class
     }
     expect(chartFrames.size, 'distinct live charts drawn while idle').toBeGreaterThanOrEqual(3);
     expect(counts.size, 'distinct display updates shown while idle').toBeGreaterThanOrEqual(3);
-    expect([...counts].some((text) => /the last score \d+$/.test(text)), 'a score seen while idle').toBe(true);
+    expect(
+      [...counts].some((text) => /the last score \d+$/.test(text)),
+      'a score seen while idle',
+    ).toBe(true);
 
     // The last section stops the bot and both displays: the chart's final drawing says so.
     await notebook.run([stopCell]);
