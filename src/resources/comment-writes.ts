@@ -1,7 +1,8 @@
 /**
  * Posting, deleting and reporting comments (WIRE.md §11.4), shared by projects, studios and
- * profiles. A comment is never retried: a POST that got no answer may still have been posted,
- * and posting it again would double it (and count towards the flood rule).
+ * profiles. A comment is never retried after an ambiguous failure: a POST that got no answer may
+ * still have been posted, and posting it again would double it (and count towards the flood rule).
+ * Like every write, only a 429 (a refusal: nothing was posted) is waited out and sent again.
  */
 import type { ClientCore } from '../client-core.js';
 import { ApiError, CommentRejectedError } from '../errors.js';
@@ -90,7 +91,7 @@ export async function postApiComment(
   const answer = await mutedAsRejection(url, () =>
     session.authedJson<PostedComment | CommentRejection>(
       url,
-      { method: 'POST', json: body, retry: false },
+      { method: 'POST', json: body },
       { Referer: `${session.hosts.site}/${place}s/${id}/` },
     ),
   );
@@ -119,7 +120,6 @@ export async function deleteApiComment(
   session.requireAuth(`${place}s.deleteComment`);
   await session.authedFetch(`${session.apiHost}/proxy/comments/${place}/${id}/comment/${cid}`, {
     method: 'DELETE',
-    retry: false,
   });
 }
 
@@ -135,7 +135,7 @@ export async function reportApiComment(
   // No `comments/` segment here, unlike posting and deleting (WIRE.md §11.4).
   const answer = await session.authedJson<CommentReport | null>(
     `${session.apiHost}/proxy/${place}/${id}/comment/${cid}/report`,
-    { method: 'POST', json: {}, retry: false },
+    { method: 'POST', json: {} },
   );
   return answer ?? {};
 }
@@ -161,7 +161,7 @@ export async function postProfileComment(
   const answer = await mutedAsRejection(url, () =>
     session.authedFetch(
       url,
-      { method: 'POST', json: body, retry: false },
+      { method: 'POST', json: body },
       { Referer: `${session.hosts.site}/users/${encodeURIComponent(username)}/` },
     ),
   );
@@ -203,6 +203,5 @@ export async function profileCommentAction(
   await session.authedFetch(profileUrl(session, username, action), {
     method: 'POST',
     json: { id: String(cid) },
-    retry: false,
   });
 }

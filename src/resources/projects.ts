@@ -449,7 +449,7 @@ export class Projects extends Resource {
     const me = encodeURIComponent(this.session.username!);
     return this.session.authedJson<T>(
       `${this.session.apiHost}/proxy/projects/${projectId}/${what}/user/${me}`,
-      { method, retry: false },
+      { method },
       { Referer: `${this.session.hosts.site}/projects/${projectId}/` },
     );
   }

@@ -204,7 +204,6 @@ export class Studios extends Resource {
     return this.session.authedFetch(`${this.session.hosts.site}/site-api/${path}/`, {
       method: 'PUT',
       query: { usernames: username },
-      retry: false,
     });
   }
 
@@ -239,7 +238,7 @@ export class Studios extends Resource {
     this.session.requireAuth(method === 'POST' ? 'studios.addProject' : 'studios.removeProject');
     return this.session.authedJson<StudioProjectAnswer>(
       `${this.session.apiHost}/studios/${studioId}/project/${pid}`,
-      { method, retry: false },
+      { method },
     );
   }
 
@@ -253,7 +252,6 @@ export class Studios extends Resource {
     const answer = await this.session.authedJson<StudioEditAnswer>(url, {
       method: 'PUT',
       json: fields,
-      retry: false,
     });
     // Refusals come as HTTP 200 with `errors` (WIRE.md §11.6).
     if (Array.isArray(answer?.errors) && answer.errors.length > 0) {
@@ -269,7 +267,6 @@ export class Studios extends Resource {
       `${this.session.hosts.site}/site-api/galleries/${studioId}/mark/${state}/`,
       {
         method: 'PUT',
-        retry: false,
       },
     );
   }

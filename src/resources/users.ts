@@ -139,7 +139,7 @@ export class Users extends Resource {
     this.session.requireAuth(action === 'add' ? 'users.follow' : 'users.unfollow');
     await this.session.authedFetch(
       `${this.session.hosts.site}/site-api/users/followers/${encodeURIComponent(username)}/${action}/`,
-      { method: 'PUT', query: { usernames: this.session.username! }, retry: false },
+      { method: 'PUT', query: { usernames: this.session.username! } },
     );
   }
 
