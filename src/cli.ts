@@ -119,7 +119,7 @@ async function main(argv: string[]): Promise<void> {
     case 'kernel':
       return sibling(command, rest);
     case 'record': {
-      const { main: record } = await import('./data/record-command.js');
+      const { main: record } = await import('./commands/record-command.js');
       return record(rest);
     }
     case undefined:

@@ -1,5 +1,5 @@
+import type { CommentRejectionCode, MuteStatus } from './records/write-records.js';
 import { redactJson, redactSecrets, redactUrl } from './redact.js';
-import type { CommentRejectionCode, MuteStatus } from './write-records.js';
 
 /** What an {@link ApiError} knows about the failed request. */
 export interface ApiErrorInit {

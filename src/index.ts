@@ -4,11 +4,7 @@
  * Start with {@link Session}; the embedded sandbox is in `scratchlab/sandbox`.
  */
 
-export type * from './activity-records.js';
-export { MESSAGE_FILTERS, MESSAGE_TYPES } from './activity-records.js';
-export type { ClientCore } from './client-core.js';
 export * from './cloud/index.js';
-export type { CookieJarLike } from './cookies.js';
 export type { Database } from './databases/database.js';
 export { JsonDatabase, type JsonDatabaseOptions } from './databases/json-database.js';
 export { MemoryDatabase, type MemoryDatabaseOptions } from './databases/memory-database.js';
@@ -26,7 +22,9 @@ export {
   type CommentRejectedInit,
   LoginRequiredError,
 } from './errors.js';
-export { type Hosts, PLATFORM_HOSTS, resolveHosts } from './hosts.js';
+export type { ClientCore } from './http/client-core.js';
+export type { CookieJarLike } from './http/cookies.js';
+export { type Hosts, PLATFORM_HOSTS, resolveHosts } from './http/hosts.js';
 export {
   DEFAULT_MAX_DOWNLOAD_BYTES,
   DEFAULT_MAX_RESPONSE_BYTES,
@@ -35,7 +33,7 @@ export {
   type FetchLike,
   type FetchResponse,
   type HttpAnswer,
-} from './http.js';
+} from './http/http.js';
 export {
   type ListSettings,
   MAX_PAGE_SIZE,
@@ -45,10 +43,15 @@ export {
   type PageProgress,
   type RateLimitWatch,
   type WalkOptions,
-} from './paging.js';
-export type { FlatRow, FlatValue } from './presentation/flat-rows.js';
-export type { ListWindow } from './presentation/list-window.js';
-export { SavedFile } from './presentation/saved-file.js';
+} from './http/paging.js';
+export {
+  DEFAULT_RATE_LIMIT,
+  type RateLimit,
+  type RateLimitListener,
+  type RateLimitWait,
+  RequestBudget,
+  rateLimitMessage,
+} from './http/request-budget.js';
 export { ArchiveError, type ArchiveErrorCode } from './project/archive-error.js';
 export {
   type AssetUse,
@@ -76,16 +79,10 @@ export type {
 } from './project/project-json.js';
 export { loadSb3, type ReadSb3Options, readSb3, type Sb3Project, saveSb3, writeSb3 } from './project/sb3.js';
 export { DEFAULT_ZIP_LIMITS, type ZipLimits } from './project/zip.js';
-export { RecordList } from './record-list.js';
-export type * from './records.js';
-export {
-  DEFAULT_RATE_LIMIT,
-  type RateLimit,
-  type RateLimitListener,
-  type RateLimitWait,
-  RequestBudget,
-  rateLimitMessage,
-} from './request-budget.js';
+export type * from './records/activity-records.js';
+export { MESSAGE_FILTERS, MESSAGE_TYPES } from './records/activity-records.js';
+export type * from './records/records.js';
+export type * from './records/write-records.js';
 export {
   MessageEvents,
   type MessageEventsMap,
@@ -117,5 +114,8 @@ export type {
 } from './resources/statistics.js';
 export { type StudioActivityOptions, Studios } from './resources/studios.js';
 export { type UserActivityOptions, Users } from './resources/users.js';
+export type { FlatRow, FlatValue } from './rows/flat-rows.js';
+export type { ListWindow } from './rows/list-window.js';
+export { RecordList } from './rows/record-list.js';
+export { SavedFile } from './rows/saved-file.js';
 export { type AuthedRequestOptions, Session, type SessionOptions } from './session.js';
-export type * from './write-records.js';

@@ -3,18 +3,19 @@
  * Login, resume and logout follow WIRE.md §2 step by step.
  */
 import { inspect } from 'node:util';
-import type { FeedItem } from './activity-records.js';
-import { parseAnswer } from './answers.js';
-import type { AuthedRequestOptions, ClientCore } from './client-core.js';
 import { Cloud, type CloudOptions } from './cloud/cloud.js';
-import { type CookieJarLike, CSRF_COOKIE, SESSION_COOKIE } from './cookies.js';
 import { ApiError, LoginRequiredError } from './errors.js';
-import { type Hosts, resolveHosts } from './hosts.js';
-import { type FetchLike, type HttpAnswer, HttpClient, type RequestOptions, readJson } from './http.js';
-import type { PagedList } from './paging.js';
-import type { Featured, Health, LoginAnswer, NewsItem, SessionInfo } from './records.js';
+import type { AuthedRequestOptions, ClientCore } from './http/client-core.js';
+import { type CookieJarLike, CSRF_COOKIE, SESSION_COOKIE } from './http/cookies.js';
+import { type Hosts, resolveHosts } from './http/hosts.js';
+import { type FetchLike, type HttpAnswer, HttpClient, type RequestOptions, readJson } from './http/http.js';
+import type { PagedList } from './http/paging.js';
+import type { RateLimit } from './http/request-budget.js';
+import type { FeedItem } from './records/activity-records.js';
+import { parseAnswer } from './records/answers.js';
+import type { Featured, Health, LoginAnswer, NewsItem, SessionInfo } from './records/records.js';
+import { assertNonEmptyString, assertObject, assertString } from './records/validate.js';
 import { hideSecrets } from './redact.js';
-import type { RateLimit } from './request-budget.js';
 import { Messages } from './resources/messages.js';
 import { Projects } from './resources/projects.js';
 import { apiList, type ListOptions } from './resources/resource.js';
@@ -22,7 +23,6 @@ import { Search } from './resources/search.js';
 import { readStatistics, type SiteStatistics } from './resources/statistics.js';
 import { Studios } from './resources/studios.js';
 import { Users } from './resources/users.js';
-import { assertNonEmptyString, assertObject, assertString } from './validate.js';
 
 export interface SessionOptions {
   /**
@@ -56,7 +56,7 @@ export interface SessionOptions {
   rateLimit?: number | RateLimit;
 }
 
-export type { AuthedRequestOptions } from './client-core.js';
+export type { AuthedRequestOptions } from './http/client-core.js';
 
 /**
  * A client of the platform. Anonymous until {@link login}; every read works without login.

@@ -2,7 +2,7 @@
  * The cloud servers' close codes (WIRE.md §5). The alternate server documents them and the
  * sandbox uses the same numbers, so client and server share this table.
  */
-import { SESSION_COOKIE } from '../cookies.js';
+import { SESSION_COOKIE } from '../http/cookies.js';
 
 /** A frame the server could not accept: bad JSON, two messages in one frame, unknown method, ... */
 export const CLOSE_PROTOCOL_ERROR = 4000;

@@ -1,4 +1,4 @@
-import { describe } from '../validate.js';
+import { describe } from '../records/validate.js';
 import { describeCloseCode } from './close-codes.js';
 
 /**

@@ -10,8 +10,8 @@
  *   `timestamp` null. Values the server sends right after the first handshake are state, not
  *   activity, and are not reported; values that changed during an outage are.
  */
-import type { CloudLogEntry, CloudVerb } from '../records.js';
-import { assertInteger, assertSeconds, describe } from '../validate.js';
+import type { CloudLogEntry, CloudVerb } from '../records/records.js';
+import { assertInteger, assertSeconds, describe } from '../records/validate.js';
 import type { Cloud, CloudSetEvent } from './cloud.js';
 import { LOGS_PAGE_SIZE } from './cloud-logs.js';
 import { anchorOf, countNew, entryKey } from './log-anchor.js';

@@ -3,8 +3,8 @@
  * newest first, read through the same {@link PagedList} as the REST lists, 100 rows a request.
  */
 import { ApiError } from '../errors.js';
-import { PagedList, type PageOptions, type RateLimitWatch, type WalkOptions } from '../paging.js';
-import type { CloudLogEntry, CloudLogRow, CloudVerb } from '../records.js';
+import { PagedList, type PageOptions, type RateLimitWatch, type WalkOptions } from '../http/paging.js';
+import type { CloudLogEntry, CloudLogRow, CloudVerb } from '../records/records.js';
 import { checkName, stripPrefix } from './cloud-values.js';
 
 /** The logs endpoint's cap on `limit` (and its default): one request reads at most this many rows. */

@@ -2,7 +2,7 @@
  * Names and values of cloud variables (WIRE.md §5): the `☁ ` prefix on the wire, and the checks a
  * value passes before it is sent. The sandbox's server uses the same rules to drop invalid sets.
  */
-import { describe } from '../validate.js';
+import { describe } from '../records/validate.js';
 
 /** The prefix of every cloud variable's name on the wire: U+2601 and a space. */
 export const CLOUD_PREFIX = '\u2601 ';

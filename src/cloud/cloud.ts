@@ -9,15 +9,15 @@
  */
 import { channel } from 'node:diagnostics_channel';
 import { inspect } from 'node:util';
-import type { ClientCore } from '../client-core.js';
-import { SESSION_COOKIE } from '../cookies.js';
 import { LoginRequiredError } from '../errors.js';
-import { PLATFORM_HOSTS } from '../hosts.js';
-import { DEFAULT_USER_AGENT, HttpClient } from '../http.js';
-import { tryParseJson } from '../json.js';
-import type { PagedList } from '../paging.js';
-import type { CloudLogEntry } from '../records.js';
-import { type RateLimit, resolveRateLimit } from '../request-budget.js';
+import type { ClientCore } from '../http/client-core.js';
+import { SESSION_COOKIE } from '../http/cookies.js';
+import { PLATFORM_HOSTS } from '../http/hosts.js';
+import { DEFAULT_USER_AGENT, HttpClient } from '../http/http.js';
+import type { PagedList } from '../http/paging.js';
+import { type RateLimit, resolveRateLimit } from '../http/request-budget.js';
+import { tryParseJson } from '../records/json.js';
+import type { CloudLogEntry } from '../records/records.js';
 import {
   assertBaseUrl,
   assertBoolean,
@@ -26,7 +26,7 @@ import {
   assertObject,
   assertSeconds,
   describe,
-} from '../validate.js';
+} from '../records/validate.js';
 import { CLOSE_OVERLOADED } from './close-codes.js';
 import { CloudConnection, type ConnectionState, type DisconnectInfo } from './cloud-connection.js';
 import { CloudError } from './cloud-error.js';

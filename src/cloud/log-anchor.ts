@@ -7,7 +7,7 @@
  * The anchor runs from the newest entry to the first entry of an older millisecond (included):
  * new entries never carry an older time, so that entry pins the run to one place.
  */
-import type { CloudLogEntry } from '../records.js';
+import type { CloudLogEntry } from '../records/records.js';
 
 export function entryKey(entry: CloudLogEntry): string {
   return `${entry.timestamp}|${entry.user}|${entry.verb}|${entry.name}|${entry.value}`;

@@ -17,8 +17,8 @@ import type { Cloud, CloudConnectEvent, CloudSetEvent } from '../cloud/cloud.js'
 import { LOGS_PAGE_SIZE } from '../cloud/cloud-logs.js';
 import { entryKey } from '../cloud/log-anchor.js';
 import { TypedEmitter } from '../cloud/typed-emitter.js';
-import type { CloudLogEntry } from '../records.js';
-import { assertSeconds } from '../validate.js';
+import type { CloudLogEntry } from '../records/records.js';
+import { assertSeconds } from '../records/validate.js';
 import { checkTableName, quoteName } from './sql-names.js';
 import type { StoreContext } from './store-context.js';
 

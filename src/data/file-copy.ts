@@ -7,8 +7,8 @@
 import { randomBytes } from 'node:crypto';
 import { readdir, rename, rm, stat } from 'node:fs/promises';
 import { basename, dirname, extname, join, resolve } from 'node:path';
-import { SavedFile } from '../presentation/saved-file.js';
-import { describe } from '../validate.js';
+import { describe } from '../records/validate.js';
+import { SavedFile } from '../rows/saved-file.js';
 import { checkTableName, quoteName, quoteText } from './sql-names.js';
 import type { StoreContext } from './store-context.js';
 

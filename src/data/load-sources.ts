@@ -3,8 +3,8 @@
  * at the first row not yet stored, without reading the pages before it), an array (a record
  * list too) in slices, any other (async) iterable in chunks.
  */
-import { PagedList } from '../paging.js';
-import { kListWindow, type ListWindow } from '../presentation/list-window.js';
+import { PagedList } from '../http/paging.js';
+import { kListWindow, type ListWindow } from '../rows/list-window.js';
 
 /** Records of a batch, and whose list they come from (it names the author of a user's own rows). */
 export interface SourceBatch {

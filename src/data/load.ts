@@ -13,8 +13,8 @@
  *   that was killed goes on from the next record (see `walk-progress.ts`).
  */
 import type { DuckDBAppender, DuckDBConnection } from '@duckdb/node-api';
-import { type FlatRecord, toFlatRecord } from '../presentation/flat-rows.js';
-import { assertFunction, assertInteger, describe } from '../validate.js';
+import { assertFunction, assertInteger, describe } from '../records/validate.js';
+import { type FlatRecord, toFlatRecord } from '../rows/flat-rows.js';
 import type { DuckDB } from './duckdb-module.js';
 import { batchesOf, checkSource, DEFAULT_BATCH_SIZE, type LoadSource } from './load-sources.js';
 import { checkTableName, quoteName } from './sql-names.js';

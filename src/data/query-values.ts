@@ -4,7 +4,7 @@
  * safe, else as text; timestamps as `Date`; lists as arrays; structs as objects).
  */
 import type { DuckDBValue } from '@duckdb/node-api';
-import { describe } from '../validate.js';
+import { describe } from '../records/validate.js';
 import type { DuckDB } from './duckdb-module.js';
 
 /** A value a query parameter takes. */

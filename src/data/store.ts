@@ -11,9 +11,9 @@
 import { inspect } from 'node:util';
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import type { Cloud } from '../cloud/cloud.js';
-import type { SavedFile } from '../presentation/saved-file.js';
-import { RecordList } from '../record-list.js';
-import { assertInteger, describe } from '../validate.js';
+import { assertInteger, describe } from '../records/validate.js';
+import { RecordList } from '../rows/record-list.js';
+import type { SavedFile } from '../rows/saved-file.js';
 import { CloudRecorder, type RecordCloudOptions } from './cloud-recorder.js';
 import { type DuckDB, loadDuckDB } from './duckdb-module.js';
 import { type ExportOptions, exportTo, type FileFormat, type ImportResult, importFrom } from './file-copy.js';

@@ -4,7 +4,7 @@
  * (a type that holds the new values too) before a batch that needs it.
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
-import type { FlatRecord } from '../presentation/flat-rows.js';
+import type { FlatRecord } from '../rows/flat-rows.js';
 import {
   type ColumnType,
   columnTypeOf,

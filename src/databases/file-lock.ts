@@ -9,7 +9,7 @@ import { mkdir, readFile, rm, rmdir, stat, unlink, utimes, writeFile } from 'nod
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import lockfile from 'proper-lockfile';
-import { tryParseJson } from '../json.js';
+import { tryParseJson } from '../records/json.js';
 
 /** How long a lock folder may stay without its `holder.json` before it counts as orphaned. */
 const ORPHAN_AFTER_MS = 2000;

@@ -1,7 +1,7 @@
 import { open, readFile, stat } from 'node:fs/promises';
 import { basename, dirname, extname, resolve } from 'node:path';
 import { writeFileAtomic } from '../atomic-write.js';
-import { parseJson } from '../json.js';
+import { parseJson } from '../records/json.js';
 import type { Database } from './database.js';
 import { withFileLock } from './file-lock.js';
 import { checkKey, checkName, sortedKeys, toStoredValue } from './validation.js';

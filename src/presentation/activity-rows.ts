@@ -3,7 +3,7 @@
  * what, on what, when. One reading serves messages, studio activity, the feed and a profile's
  * parsed activity, so the tables and charts of all four agree.
  */
-import { parseHtml, textOf } from '../html.js';
+import { parseHtml, textOf } from '../records/html.js';
 
 /** One row as a table shows it. */
 export interface ActivityLine {

@@ -3,7 +3,7 @@
  * and exact per-user counts. Pure, so big logs (100,000 entries) are handled in JS in one pass
  * instead of being handed whole to Vega or the terminal plotter.
  */
-import type { CloudLogEntry } from '../records.js';
+import type { CloudLogEntry } from '../records/records.js';
 
 /** A numeric value of a variable at a time (milliseconds since the epoch). */
 export interface TimePoint {

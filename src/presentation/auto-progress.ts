@@ -8,7 +8,7 @@
  * would miss sessions made later (`new Session(...)`, `.login`). A library user never gets this;
  * only a front end that calls {@link installAutoProgress}.
  */
-import { PagedList, type PageProgress, type WalkOptions } from '../paging.js';
+import { PagedList, type PageProgress, type WalkOptions } from '../http/paging.js';
 import { Projects, type TransferOptions, type TransferProgress } from '../resources/projects.js';
 
 /** What an `onProgress` callback of the SDK receives. */

@@ -5,7 +5,7 @@
  */
 
 import { Chalk } from 'chalk';
-import type { Project, UserProjectRow } from '../records.js';
+import type { Project, UserProjectRow } from '../records/records.js';
 import { bar } from './chart-terminal.js';
 import { formatCompact, formatCount, oneLine } from './format.js';
 import { padToWidth, textWidth, truncateToWidth } from './text-width.js';

@@ -4,7 +4,7 @@
  */
 import { plot } from 'asciichart';
 import { Chalk, type ChalkInstance } from 'chalk';
-import type { CloudLogEntry } from '../records.js';
+import type { CloudLogEntry } from '../records/records.js';
 import {
   aggregateLogs,
   DEFAULT_MAX_POINTS,

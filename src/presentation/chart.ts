@@ -4,9 +4,16 @@
  * in the format a file's extension names: `.svg`, `.png` (rasterized by resvg), `.html`
  * (standalone, works offline: the SVG inline, the spec beside it) and `.json` (the spec).
  */
+
+import {
+  extensionOf,
+  JUPYTER_DISPLAY,
+  REPL_DISPLAY,
+  type SavedFile,
+  writeWhole,
+} from '../rows/saved-file.js';
 import { type ChartGrammar, renderSvg } from './chart-svg.js';
 import { escapeHtml } from './render-html.js';
-import { extensionOf, JUPYTER_DISPLAY, REPL_DISPLAY, type SavedFile, writeWhole } from './saved-file.js';
 import { truncateToWidth } from './text-width.js';
 import type { VegaLiteSpec } from './vega-lite-spec.js';
 

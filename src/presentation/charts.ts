@@ -2,7 +2,7 @@
  * Vega-Lite specs for cloud activity. Data is aggregated in JS first (see `aggregate.ts`), so a
  * spec stays small however long the log is, and renders quickly both in a notebook and in Node.
  */
-import type { CloudLogEntry } from '../records.js';
+import type { CloudLogEntry } from '../records/records.js';
 import { aggregateLogs, DEFAULT_MAX_POINTS, type LivePoint, liveBounds, liveWindow } from './aggregate.js';
 import { type JsonObject, type JsonValue, VEGA_LITE_SCHEMA, type VegaLiteSpec } from './vega-lite-spec.js';
 

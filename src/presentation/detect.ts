@@ -4,7 +4,7 @@
  * Values arrive from JSON (or a REPL user's hand-made objects), never as class instances, so the
  * checks are structural: the fields the presentation layer reads must be there with the right types.
  */
-import type { FeedItem, Message, StudioActivity, UserActivity } from '../activity-records.js';
+import type { FeedItem, Message, StudioActivity, UserActivity } from '../records/activity-records.js';
 import type {
   CloudLogEntry,
   Comment,
@@ -13,7 +13,7 @@ import type {
   StudioProject,
   User,
   UserProjectRow,
-} from '../records.js';
+} from '../records/records.js';
 
 /** The kinds of record the presentation layer knows how to show. */
 export type RecordKind =

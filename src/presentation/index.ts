@@ -7,6 +7,16 @@
  */
 import './list-display.js';
 
+export {
+  type FlatRow,
+  type FlatRowsOptions,
+  type FlatValue,
+  toCsv,
+  toFlatRow,
+  toFlatRows,
+} from '../rows/flat-rows.js';
+export { kListWindow, type ListWindow, listWindowOf, windowNote } from '../rows/list-window.js';
+export { extensionOf, JUPYTER_DISPLAY, REPL_DISPLAY, SavedFile, writeWhole } from '../rows/saved-file.js';
 export { type ActivityCount, activityChart, activityChartSpec, countActivity } from './activity-chart.js';
 export { type ActivityLine, describeActivity } from './activity-rows.js';
 export {
@@ -70,18 +80,9 @@ export {
   type RecordOfKind,
   recordKind,
 } from './detect.js';
-export {
-  type FlatRow,
-  type FlatRowsOptions,
-  type FlatValue,
-  toCsv,
-  toFlatRow,
-  toFlatRows,
-} from './flat-rows.js';
 export { compactAxisFormat, formatCompact, formatCount } from './format.js';
 export { jupyterDisplayOf, type MimeBundle, mimeBundleOf } from './jupyter-display.js';
 export { knownUsername, learnUsers, rememberUser, userLabel } from './known-users.js';
-export { kListWindow, type ListWindow, listWindowOf, windowNote } from './list-window.js';
 export {
   checkLiveArguments,
   type LiveChange,
@@ -103,7 +104,6 @@ export {
   renderTable,
   truncationLine,
 } from './render-terminal.js';
-export { extensionOf, JUPYTER_DISPLAY, REPL_DISPLAY, SavedFile, writeWhole } from './saved-file.js';
 export { DEFAULT_MAX_ROWS, type Table, type TextTable, type ToTableOptions, toTable } from './table.js';
 export { padToWidth, textWidth, truncateToWidth } from './text-width.js';
 export { type ToValueTableOptions, toValueTable } from './value-table.js';

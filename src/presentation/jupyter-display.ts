@@ -3,7 +3,7 @@
  * `[Symbol.for('Jupyter.display')]()` method answers a MIME bundle (`{ 'text/html': …, … }`). Both
  * front ends look it up here: the kernel sends the bundle, the REPL prints its text.
  */
-import { JUPYTER_DISPLAY } from './saved-file.js';
+import { JUPYTER_DISPLAY } from '../rows/saved-file.js';
 
 /** A MIME bundle: type → data. */
 export type MimeBundle = Readonly<Record<string, unknown>>;

@@ -3,9 +3,10 @@
  * Registered with `record-list.ts` when the presentation layer is imported (as the REPL and the
  * kernel do), so that importing the SDK alone does not load the table renderers.
  */
-import { setListDisplay } from '../record-list.js';
+
+import { listWindowOf } from '../rows/list-window.js';
+import { setListDisplay } from '../rows/record-list.js';
 import { recordKind } from './detect.js';
-import { listWindowOf } from './list-window.js';
 import { renderHtmlTable } from './render-html.js';
 import { renderTable } from './render-terminal.js';
 import { type TextTable, toTable } from './table.js';

@@ -2,7 +2,7 @@
  * A cloud log in a few lines of plain text: the `text/plain` part of a chart display, and what a
  * reader of a static export sees when the chart cannot be drawn.
  */
-import type { CloudLogEntry } from '../records.js';
+import type { CloudLogEntry } from '../records/records.js';
 import { aggregateLogs, parseCloudNumber } from './aggregate.js';
 import { formatCount, formatDuration, formatTimestamp, oneLine } from './format.js';
 import { truncateToWidth } from './text-width.js';

@@ -2,7 +2,7 @@
  * `plot(data)` for both front ends: cloud log entries, projects (or a user's project rows),
  * messages or activity rows, a remix tree, or a Vega-Lite spec of one's own, made into a {@link Chart}.
  */
-import type { CloudLogEntry, Project, UserProjectRow } from '../records.js';
+import type { CloudLogEntry, Project, UserProjectRow } from '../records/records.js';
 import type { RemixTreeNode } from '../resources/remix-tree.js';
 import { activityChart } from './activity-chart.js';
 import {

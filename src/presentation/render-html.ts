@@ -3,11 +3,11 @@
  * 1,000 rows stay small) with JupyterLab's theme variables and fallbacks that read in light and
  * dark themes alike; all record text escaped (titles and comments are user input).
  */
-import { PLATFORM_HOSTS } from '../hosts.js';
-import { escapeHtml } from '../html.js';
+import { PLATFORM_HOSTS } from '../http/hosts.js';
+import { escapeHtml } from '../records/html.js';
+import { windowNote } from '../rows/list-window.js';
 import type { RecordKind } from './detect.js';
 import { formatCount } from './format.js';
-import { windowNote } from './list-window.js';
 import type { Table, TextTable } from './table.js';
 import { textWidth } from './text-width.js';
 

@@ -2,9 +2,9 @@
  * Tables as terminal text: aligned columns under a bold header, fitted to a terminal width.
  */
 import { Chalk, type ChalkInstance } from 'chalk';
+import { windowNote } from '../rows/list-window.js';
 import type { ColumnSpec } from './columns.js';
 import { formatCount } from './format.js';
-import { windowNote } from './list-window.js';
 import type { TextTable } from './table.js';
 import { padToWidth, textWidth, truncateToWidth } from './text-width.js';
 

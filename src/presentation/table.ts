@@ -2,11 +2,12 @@
  * The table model: records turned into rows of cell text, independent of where they are shown.
  * Terminal and HTML renderers both read this, so the REPL and the kernel show the same columns.
  */
+
+import { type ListWindow, listWindowOf } from '../rows/list-window.js';
 import { type Cell, type Column, type ColumnContext, type ColumnSpec, columnsFor } from './columns.js';
 import { type RecordKind, type RecordOfKind, recordKind } from './detect.js';
 import { formatCount, oneLine } from './format.js';
 import { learnUsers } from './known-users.js';
-import { type ListWindow, listWindowOf } from './list-window.js';
 
 /** Records laid out as rows of text. */
 export interface Table {

@@ -3,7 +3,7 @@
  * a Map or object or array of `[fileName, content]` pairs (with `project.json` among them),
  * `{ json, assets }` (what `download` and `readSb3` give), a bare project body, or `.sb3` bytes.
  */
-import { JsonDepthError, parseJson } from '../json.js';
+import { JsonDepthError, parseJson } from '../records/json.js';
 import { isProjectJson, type ProjectFiles, type ProjectJson } from './project-json.js';
 import { readSb3 } from './sb3.js';
 

@@ -5,7 +5,7 @@
  */
 import { open, stat } from 'node:fs/promises';
 import { writeFileAtomic } from '../atomic-write.js';
-import { JsonDepthError, parseJson, stringifyJson } from '../json.js';
+import { JsonDepthError, parseJson, stringifyJson } from '../records/json.js';
 import { ArchiveError } from './archive-error.js';
 import { checkProject, type ProjectProblem } from './project-check.js';
 import { isProjectJson, type ProjectFiles } from './project-json.js';

@@ -4,10 +4,12 @@
  * still have been posted, and posting it again would double it (and count towards the flood rule).
  * Like every write, only a 429 (a refusal: nothing was posted) is waited out and sent again.
  */
-import type { ClientCore } from '../client-core.js';
+
 import { ApiError, CommentRejectedError } from '../errors.js';
-import { parseProfileComment, profileCommentRefusal } from '../profile-comments.js';
-import { assertString, toId } from '../validate.js';
+import type { ClientCore } from '../http/client-core.js';
+import { readHtmlAnswer } from '../records/html-answer.js';
+import { parseProfileComment, profileCommentRefusal } from '../records/profile-comments.js';
+import { assertString, toId } from '../records/validate.js';
 import type {
   CommentPostOptions,
   CommentRejection,
@@ -15,8 +17,7 @@ import type {
   MuteStatus,
   PostedComment,
   ProfileComment,
-} from '../write-records.js';
-import { readHtmlAnswer } from './html-answer.js';
+} from '../records/write-records.js';
 
 /** The longest comment the official web client lets through; the service refuses longer ones. */
 export const MAX_COMMENT_LENGTH = 500;

@@ -8,9 +8,10 @@
  * between, so a bot that restarts misses nothing and repeats nothing. A failing poll emits
  * `error` and polling goes on.
  */
-import type { Message } from '../activity-records.js';
+
 import { TypedEmitter } from '../cloud/typed-emitter.js';
-import { assertInteger, assertSeconds } from '../validate.js';
+import type { Message } from '../records/activity-records.js';
+import { assertInteger, assertSeconds } from '../records/validate.js';
 
 export interface MessageEventsOptions {
   /** Seconds between two polls (default 10; the list is one request when little happened). */

@@ -1,7 +1,12 @@
-import { MESSAGE_FILTERS, type Message, type MessageCount, type MessageFilter } from '../activity-records.js';
-import type { ClientCore } from '../client-core.js';
-import type { PagedList } from '../paging.js';
-import { describe } from '../validate.js';
+import type { ClientCore } from '../http/client-core.js';
+import type { PagedList } from '../http/paging.js';
+import {
+  MESSAGE_FILTERS,
+  type Message,
+  type MessageCount,
+  type MessageFilter,
+} from '../records/activity-records.js';
+import { describe } from '../records/validate.js';
 import { MessageEvents, type MessageEventsOptions } from './message-events.js';
 import { apiList, type ListOptions } from './resource.js';
 

@@ -1,22 +1,22 @@
-import { mapConcurrent } from '../concurrency.js';
 import { ApiError } from '../errors.js';
-import { stringifyJson, tryParseJson } from '../json.js';
-import type { PagedList } from '../paging.js';
+import { mapConcurrent } from '../http/concurrency.js';
+import type { PagedList } from '../http/paging.js';
+import type { RateLimitWait } from '../http/request-budget.js';
 import { checkAsset, isAssetName, md5ext, md5Hex, projectAssetNames } from '../project/assets.js';
 import { contentTypeFor } from '../project/content-types.js';
 import { checkProject, repairProject } from '../project/project-check.js';
 import { type ProjectInput, toProjectFiles } from '../project/project-input.js';
 import { isProjectJson, type ProjectFiles, type ProjectJson } from '../project/project-json.js';
-import type { Comment, Project, ProjectSaveAnswer } from '../records.js';
-import type { RateLimitWait } from '../request-budget.js';
-import { assertInteger, assertObject, assertString, toId } from '../validate.js';
+import { stringifyJson, tryParseJson } from '../records/json.js';
+import type { Comment, Project, ProjectSaveAnswer } from '../records/records.js';
+import { assertInteger, assertObject, assertString, toId } from '../records/validate.js';
 import type {
   CommentPostOptions,
   CommentReport,
   FavoriteAnswer,
   LoveAnswer,
   PostedComment,
-} from '../write-records.js';
+} from '../records/write-records.js';
 import { deleteApiComment, postApiComment, reportApiComment } from './comment-writes.js';
 import { buildRemixTree, type RemixTreeNode, type RemixTreeOptions } from './remix-tree.js';
 import { type ListOptions, Resource } from './resource.js';

@@ -4,10 +4,11 @@
  * `remix.root` down through `/projects/<id>/remixes`, one list per node, breadth first, within
  * a depth and a node budget, through the client's normal request path (its retries and limits).
  */
-import { mapConcurrent } from '../concurrency.js';
+
 import { ApiError } from '../errors.js';
-import type { Project } from '../records.js';
-import { assertFunction, assertInteger, assertObject } from '../validate.js';
+import { mapConcurrent } from '../http/concurrency.js';
+import type { Project } from '../records/records.js';
+import { assertFunction, assertInteger, assertObject } from '../records/validate.js';
 
 /** One project of a remix tree. */
 export interface RemixTreeNode {

@@ -1,5 +1,5 @@
-import type { ClientCore } from '../client-core.js';
-import { PagedList, type PageOptions, type WalkOptions } from '../paging.js';
+import type { ClientCore } from '../http/client-core.js';
+import { PagedList, type PageOptions, type WalkOptions } from '../http/paging.js';
 
 /** Page options of a list, plus the walk options its iteration uses. */
 export type ListOptions = PageOptions & WalkOptions;

@@ -1,6 +1,6 @@
-import type { PagedList } from '../paging.js';
-import type { Project, Studio } from '../records.js';
-import { assertLanguage, assertString } from '../validate.js';
+import type { PagedList } from '../http/paging.js';
+import type { Project, Studio } from '../records/records.js';
+import { assertLanguage, assertString } from '../records/validate.js';
 import { type ListOptions, Resource } from './resource.js';
 
 /** How results are ordered: by all-time popularity, or by recent activity. */

@@ -2,8 +2,9 @@
  * The site's statistics (WIRE.md §11.7, `{site}/statistics/data/…`, no login): daily totals,
  * monthly series and monthly visits, typed, with the digit strings of `monthly-ga` made numbers.
  */
-import type { ClientCore } from '../client-core.js';
+
 import { ApiError } from '../errors.js';
+import type { ClientCore } from '../http/client-core.js';
 
 /** `GET {site}/statistics/data/daily/`: running totals of the whole site. */
 export interface DailyStatistics {

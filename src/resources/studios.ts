@@ -1,10 +1,10 @@
-import type { StudioActivity } from '../activity-records.js';
-import { dateLimitFetcher } from '../date-limit-walk.js';
 import { ApiError } from '../errors.js';
-import { tryParseJson } from '../json.js';
-import { PagedList } from '../paging.js';
-import type { Comment, Studio, StudioMember, StudioProject } from '../records.js';
-import { assertString, assertUsername, toDateLimit, toId } from '../validate.js';
+import { dateLimitFetcher } from '../http/date-limit-walk.js';
+import { PagedList } from '../http/paging.js';
+import type { StudioActivity } from '../records/activity-records.js';
+import { tryParseJson } from '../records/json.js';
+import type { Comment, Studio, StudioMember, StudioProject } from '../records/records.js';
+import { assertString, assertUsername, toDateLimit, toId } from '../records/validate.js';
 import type {
   CommentPostOptions,
   CommentReport,
@@ -13,7 +13,7 @@ import type {
   StudioEditAnswer,
   StudioProjectAnswer,
   StudioRole,
-} from '../write-records.js';
+} from '../records/write-records.js';
 import { deleteApiComment, postApiComment, reportApiComment } from './comment-writes.js';
 import { type ListOptions, Resource } from './resource.js';
 

@@ -1,14 +1,14 @@
-import type { MessageCount, UserActivity } from '../activity-records.js';
 import { ApiError } from '../errors.js';
-import type { PagedList } from '../paging.js';
-import { parseProfileComments } from '../profile-comments.js';
-import { RecordList } from '../record-list.js';
-import type { Project, User, UserProjectRow } from '../records.js';
-import { parseUserActivity } from '../user-activity-html.js';
-import { assertInteger, assertUsername } from '../validate.js';
-import type { CommentPostOptions, ProfileComment } from '../write-records.js';
+import type { PagedList } from '../http/paging.js';
+import type { MessageCount, UserActivity } from '../records/activity-records.js';
+import { readHtmlAnswer } from '../records/html-answer.js';
+import { parseProfileComments } from '../records/profile-comments.js';
+import type { Project, User, UserProjectRow } from '../records/records.js';
+import { parseUserActivity } from '../records/user-activity-html.js';
+import { assertInteger, assertUsername } from '../records/validate.js';
+import type { CommentPostOptions, ProfileComment } from '../records/write-records.js';
+import { RecordList } from '../rows/record-list.js';
 import { postProfileComment, profileCommentAction } from './comment-writes.js';
-import { readHtmlAnswer } from './html-answer.js';
 import { type ListOptions, Resource } from './resource.js';
 
 /** Options of `users.activity`. */

@@ -1,11 +1,11 @@
-import type { Hosts } from '../hosts.js';
-import type { AssetQuota } from './asset-quota.js';
-import type { Links } from './links.js';
-import type { LoginGuard } from './login-guard.js';
-import type { ProjectTokens } from './project-tokens.js';
-import type { SessionTable } from './sessions.js';
-import type { Store } from './store.js';
-import type { Views } from './views.js';
+import type { Hosts } from '../http/hosts.js';
+import type { LoginGuard } from './rules/login-guard.js';
+import type { AssetQuota } from './state/asset-quota.js';
+import type { ProjectTokens } from './state/project-tokens.js';
+import type { SessionTable } from './state/sessions.js';
+import type { Store } from './state/store.js';
+import type { Views } from './views/api-views.js';
+import type { Links } from './views/links.js';
 
 /** Everything the routes of one sandbox share. */
 export interface SandboxContext {

@@ -1,4 +1,4 @@
-import type { ErrorBody } from '../records.js';
+import type { ErrorBody } from '../records/records.js';
 
 /**
  * An answer that ends a request early. The server turns it into JSON (`{"code","message"}` like

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import { JsonDepthError, parseJson } from '../json.js';
+import { JsonDepthError, parseJson } from '../records/json.js';
 import { badRequest, tooLarge } from './errors.js';
 
 /** What a route hands back; the server writes it after the latency delay. */

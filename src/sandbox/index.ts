@@ -15,15 +15,10 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { inspect } from 'node:util';
-import type { Hosts } from '../hosts.js';
-import { AssetQuota } from './asset-quota.js';
+import type { Hosts } from '../http/hosts.js';
 import { setUpSandboxCloud } from './cloud/sandbox-cloud.js';
-import { CommentGuard } from './comment-guard.js';
 import type { SandboxContext } from './context.js';
-import { Links } from './links.js';
-import { LoginGuard } from './login-guard.js';
 import { resolveOptions, type SandboxOptions } from './options.js';
-import { ProjectTokens } from './project-tokens.js';
 import { Router } from './router.js';
 import { activityRoutes } from './routes/activity.js';
 import { apiRoutes } from './routes/api.js';
@@ -37,16 +32,21 @@ import { siteRoutes } from './routes/site.js';
 import { socialRoutes } from './routes/social.js';
 import { statisticsRoutes } from './routes/statistics.js';
 import { studioManagementRoutes } from './routes/studio-management.js';
-import { type DemoAccount, type Samples, seedStore } from './seed.js';
+import { CommentGuard } from './rules/comment-guard.js';
+import { LoginGuard } from './rules/login-guard.js';
+import { Traffic } from './rules/traffic.js';
+import { type DemoAccount, type Samples, seedStore } from './seed/seed.js';
 import { createSandboxServer } from './server.js';
-import { SessionTable } from './sessions.js';
+import { AssetQuota } from './state/asset-quota.js';
+import { ProjectTokens } from './state/project-tokens.js';
+import { SessionTable } from './state/sessions.js';
 import { registerStore } from './store-access.js';
-import { Traffic } from './traffic.js';
-import { Views } from './views.js';
+import { Views } from './views/api-views.js';
+import { Links } from './views/links.js';
 
 export type { SandboxOptions } from './options.js';
-export type { DemoAccount, Samples } from './seed.js';
-export type { SandboxRateLimit, Traffic, TrafficEntry } from './traffic.js';
+export type { SandboxRateLimit, Traffic, TrafficEntry } from './rules/traffic.js';
+export type { DemoAccount, Samples } from './seed/seed.js';
 
 /** A running sandbox. */
 export interface Sandbox {

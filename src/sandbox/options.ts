@@ -3,8 +3,8 @@
  * mistake names the option: a wrong kind of value is a TypeError, a number out of range a
  * RangeError, as everywhere in the public API.
  */
-import { describe } from '../validate.js';
-import { resolveSandboxRateLimit, type SandboxRateLimit } from './traffic.js';
+import { describe } from '../records/validate.js';
+import { resolveSandboxRateLimit, type SandboxRateLimit } from './rules/traffic.js';
 
 /** Options of `startSandbox`. */
 export interface SandboxOptions {

@@ -7,7 +7,7 @@ import {
 } from 'node:http';
 import type { Socket } from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
-import type { ErrorBody } from '../records.js';
+import type { ErrorBody } from '../records/records.js';
 import { HttpError } from './errors.js';
 import { json, parseCookies, type Reply } from './http-utils.js';
 import type { Router } from './router.js';

@@ -3,7 +3,7 @@
  * something to happen which no route of the sandbox makes happen yet (a message from a stranger)
  * writes it here, then reads it back through the real client. Not exported by `scratchlab/sandbox`.
  */
-import type { Store } from './store.js';
+import type { Store } from './state/store.js';
 
 const stores = new WeakMap<object, Store>();
 

@@ -11,8 +11,8 @@ import { homedir } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { CookieJar } from 'tough-cookie';
 import { writeFileAtomic } from '../atomic-write.js';
-import type { Hosts } from '../hosts.js';
-import { parseJson, stringifyJson } from '../json.js';
+import type { Hosts } from '../http/hosts.js';
+import { parseJson, stringifyJson } from '../records/json.js';
 import { Session, type SessionOptions } from '../session.js';
 
 interface SavedSession {

@@ -6,7 +6,7 @@
 import { fetch } from 'undici';
 import { describe, expect, it } from 'vitest';
 import { ApiError, LoginRequiredError, type PageProgress, type RemixTreeNode } from '../../src/index.js';
-import { noteStudioProject } from '../../src/sandbox/activity-events.js';
+import { noteStudioProject } from '../../src/sandbox/rules/activity-events.js';
 import { storeOf } from '../../src/sandbox/store-access.js';
 import { useSandbox } from '../support/sandbox.js';
 

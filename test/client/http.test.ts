@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { inspect } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { retryAfterMs } from '../../src/http.js';
+import { retryAfterMs } from '../../src/http/http.js';
 import { ApiError, Session, type SessionOptions } from '../../src/index.js';
 import { caught } from '../support/caught.js';
 import { closeLocal, listenLocal } from '../support/local-server.js';

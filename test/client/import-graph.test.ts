@@ -57,9 +57,9 @@ describe('import graph of src/', () => {
 
   it('reads the imports it should (sanity: session imports the resources and the cloud)', () => {
     expect(edges.get('session.ts')!.map((edge) => edge.to)).toEqual(
-      expect.arrayContaining(['resources/projects.ts', 'cloud/cloud.ts', 'client-core.ts']),
+      expect.arrayContaining(['resources/projects.ts', 'cloud/cloud.ts', 'http/client-core.ts']),
     );
-    expect(edges.get('resources/resource.ts')!.map((edge) => edge.to)).toContain('client-core.ts');
+    expect(edges.get('resources/resource.ts')!.map((edge) => edge.to)).toContain('http/client-core.ts');
   });
 
   it('has no cycle at run time', () => {

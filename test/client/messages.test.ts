@@ -10,7 +10,7 @@ import {
   type Message,
   type MessageEvents,
 } from '../../src/index.js';
-import { noteFollowUser } from '../../src/sandbox/activity-events.js';
+import { noteFollowUser } from '../../src/sandbox/rules/activity-events.js';
 import { storeOf } from '../../src/sandbox/store-access.js';
 import { useSandbox } from '../support/sandbox.js';
 

@@ -1,8 +1,8 @@
 import { createServer } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseAnswer, quoteUnsafeIntegers } from '../../src/answers.js';
 import { ApiError, Session } from '../../src/index.js';
-import { MAX_JSON_DEPTH } from '../../src/json.js';
+import { parseAnswer, quoteUnsafeIntegers } from '../../src/records/answers.js';
+import { MAX_JSON_DEPTH } from '../../src/records/json.js';
 import { caught } from '../support/caught.js';
 import { closeLocal, listenLocal } from '../support/local-server.js';
 import { useSandbox } from '../support/sandbox.js';

@@ -12,7 +12,7 @@ import {
   type SessionOptions,
 } from '../../src/index.js';
 import { type Sandbox, type SandboxOptions, startSandbox } from '../../src/sandbox/index.js';
-import type { TrafficEntry } from '../../src/sandbox/traffic.js';
+import type { TrafficEntry } from '../../src/sandbox/rules/traffic.js';
 import { caught } from '../support/caught.js';
 
 /** The platform's limit as its notes give it: 10 requests a second; a burst of one second's worth. */

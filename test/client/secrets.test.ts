@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { inspect } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_ERROR_BODY_CHARS } from '../../src/http.js';
+import { MAX_ERROR_BODY_CHARS } from '../../src/http/http.js';
 import { ApiError, Session } from '../../src/index.js';
 import { caught } from '../support/caught.js';
 import { closeLocal, listenLocal } from '../support/local-server.js';

@@ -1,7 +1,7 @@
 // What the default transport puts on the wire, read back by a plain node:http server.
 import { createServer, type IncomingMessage } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HttpClient } from '../../src/http.js';
+import { HttpClient } from '../../src/http/http.js';
 import { closeLocal, listenLocal } from '../support/local-server.js';
 
 let base = '';

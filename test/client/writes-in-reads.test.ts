@@ -5,8 +5,8 @@
  * the studio's activity. Read through `session.messages` and `session.studios.activity`.
  */
 import { describe, expect, it } from 'vitest';
-import type { Message, StudioActivity } from '../../src/activity-records.js';
 import type { Session } from '../../src/index.js';
+import type { Message, StudioActivity } from '../../src/records/activity-records.js';
 import { useSandbox } from '../support/sandbox.js';
 
 const ctx = useSandbox({ commentsPerMinute: 1_000 });

@@ -1,7 +1,7 @@
 /** The alignment that lets log polls report each entry once (src/cloud/log-anchor.ts). */
 import { describe, expect, it } from 'vitest';
 import { anchorOf, countNew, entryKey } from '../../src/cloud/log-anchor.js';
-import type { CloudLogEntry } from '../../src/records.js';
+import type { CloudLogEntry } from '../../src/records/records.js';
 
 const entry = (timestamp: number, value: string, name = 'x', user = 'u'): CloudLogEntry => ({
   user,

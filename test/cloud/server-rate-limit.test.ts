@@ -3,7 +3,7 @@
  * refill the bucket, other users and projects have their own, and the table of buckets is bounded.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RateBuckets } from '../../src/sandbox/rate-buckets.js';
+import { RateBuckets } from '../../src/sandbox/rules/rate-buckets.js';
 import { BOT_AGENT, type Harness, RawSocket, startHarness, waitFor } from './support.js';
 
 let harness: Harness;

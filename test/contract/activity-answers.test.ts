@@ -19,8 +19,8 @@ import {
   toTable,
   VEGA_MIME,
 } from '../../src/presentation/index.js';
+import { parseTimeSince } from '../../src/records/user-activity-html.js';
 import { Session } from '../../src/session.js';
-import { parseTimeSince } from '../../src/user-activity-html.js';
 import { closeLocal, listenLocal } from '../support/local-server.js';
 import * as wire from './activity-shapes.js';
 
@@ -185,7 +185,9 @@ describe('tables of messages and activity', () => {
     const list = RecordList.fromWindow(wire.feed);
     expect(list[REPL_DISPLAY]({ width: 120, height: 40, color: false })).toContain('followed studio');
     expect(list[JUPYTER_DISPLAY]()['text/html']).toContain('became a curator of');
-    const parsed = (await import('../../src/user-activity-html.js')).parseUserActivity(wire.userActivityHtml);
+    const parsed = (await import('../../src/records/user-activity-html.js')).parseUserActivity(
+      wire.userActivityHtml,
+    );
     const rows = toTable(parsed).rows;
     expect(rows[3]!.slice(1, 3)).toEqual(['added', 'Paper Minecraft → Games Galore']);
     expect(describeActivity({ type: 'mystery', actor_username: 'x', datetime_created: 'bad' })).toMatchObject(

@@ -3,7 +3,7 @@
  * as the section records them, typed with the SDK's records: if a type and the wire disagree,
  * this file stops compiling.
  */
-import type { FeedItem, Message, StudioActivity } from '../../src/activity-records.js';
+import type { FeedItem, Message, StudioActivity } from '../../src/records/activity-records.js';
 
 const actor = { actor_id: 1882674, actor_username: 'griffpatch' };
 

@@ -21,7 +21,7 @@ import {
   toTable,
   toValueTable,
 } from '../../src/presentation/index.js';
-import type { SessionUser, UserProjectRow } from '../../src/records.js';
+import type { SessionUser, UserProjectRow } from '../../src/records/records.js';
 import { Session } from '../../src/session.js';
 import * as wire from './wire-shapes.js';
 

@@ -15,7 +15,7 @@ import type {
   StudioProject,
   User,
   UserProjectRow,
-} from '../../src/records.js';
+} from '../../src/records/records.js';
 
 /** A project token as the service issues them: `<unix seconds>_<128 hex digits>`. */
 export const PROJECT_TOKEN = `1732500000_${'0123456789abcdef'.repeat(8)}`;

@@ -5,14 +5,14 @@
  * values.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HtmlDepthError } from '../../src/html.js';
 import { ApiError, CommentRejectedError, type Session } from '../../src/index.js';
 import { renderTable, toTable } from '../../src/presentation/index.js';
+import { HtmlDepthError } from '../../src/records/html.js';
 import {
   parseProfileComment,
   parseProfileComments,
   profileCommentRefusal,
-} from '../../src/profile-comments.js';
+} from '../../src/records/profile-comments.js';
 import { caught } from '../support/caught.js';
 import { type FakePlatform, startFakePlatform } from '../support/fake-platform.js';
 import * as wire from './write-wire-shapes.js';

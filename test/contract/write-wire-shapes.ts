@@ -15,7 +15,7 @@ import type {
   StudioEditAnswer,
   StudioProjectAnswer,
   StudioRole,
-} from '../../src/write-records.js';
+} from '../../src/records/write-records.js';
 
 /** `POST {api}/proxy/comments/project/<pid>` answered: the comment object, no `author.username`. */
 export const postedComment: PostedComment = {

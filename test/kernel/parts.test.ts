@@ -31,7 +31,7 @@ import {
 import { converterSet, type DisplayMessage, executor, jupyter, tslabTypeScript } from '../../kernel/tslab.js';
 import * as sdk from '../../src/index.js';
 import { logsChartSpec, VEGA_LITE_MIME } from '../../src/presentation/index.js';
-import { SessionTable } from '../../src/sandbox/sessions.js';
+import { SessionTable } from '../../src/sandbox/state/sessions.js';
 import { bigLog, project, user } from '../presentation/records.js';
 import { SESSION_ID, X_TOKEN } from './secrets.js';
 

@@ -1,5 +1,5 @@
 /**
- * What the sandbox's secrets look like (src/sandbox/sessions.ts), to grep outputs for them without
+ * What the sandbox's secrets look like (src/sandbox/state/sessions.ts), to grep outputs for them without
  * knowing the values a kernel process drew:
  * - the X-Token: 32 hex digits, a colon, 16 base64url characters;
  * - the session id (cookie `scratchsessionsid`): `p1:p2:p3`, `p1` base64url JSON (so `eyJ…`),

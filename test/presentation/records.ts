@@ -1,5 +1,12 @@
-/** Realistic platform records for the presentation tests, following `src/records.ts` exactly. */
-import type { CloudLogEntry, Comment, Project, Studio, StudioProject, User } from '../../src/records.js';
+/** Realistic platform records for the presentation tests, following `src/records/records.ts` exactly. */
+import type {
+  CloudLogEntry,
+  Comment,
+  Project,
+  Studio,
+  StudioProject,
+  User,
+} from '../../src/records/records.js';
 
 export function user(id: number, username: string, extra: { country?: string; status?: string } = {}): User {
   return {

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { md5ext, readSb3, writeSb3 } from '../../src/index.js';
-import { JsonDepthError } from '../../src/json.js';
+import { JsonDepthError } from '../../src/records/json.js';
 import { buildZip } from '../support/build-zip.js';
 import { useSandbox } from '../support/sandbox.js';
 

@@ -20,8 +20,8 @@ import {
   saveSb3,
   writeSb3,
 } from '../../src/index.js';
-import { JsonDepthError } from '../../src/json.js';
 import { unzip } from '../../src/project/zip.js';
+import { JsonDepthError } from '../../src/records/json.js';
 import { buildZip, type ZipEntrySpec } from '../support/build-zip.js';
 import { bundleChild } from '../support/bundle-child.js';
 

@@ -1,7 +1,7 @@
 /** Caller mistakes read as a person would say them (issue 12 §4). */
 import { PagedList } from 'scratchlab';
 import { describe, expect, it } from 'vitest';
-import { assertInteger } from '../../src/validate.js';
+import { assertInteger } from '../../src/records/validate.js';
 
 const list = (page: object) => new PagedList(async () => [], page);
 

@@ -4,8 +4,8 @@
  * seed, and writes leaving their trace in messages and activity.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Message, StudioActivity } from '../../src/activity-records.js';
-import type { ErrorBody, Project } from '../../src/records.js';
+import type { Message, StudioActivity } from '../../src/records/activity-records.js';
+import type { ErrorBody, Project } from '../../src/records/records.js';
 import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
 import { Client, loggedIn } from './helpers.js';
 

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { isAssetName, md5ext, md5Hex } from '../../src/project/assets.js';
 import { contentTypeFor } from '../../src/project/content-types.js';
 import { FIXTURE_NAMES, loadFixture } from '../../src/sandbox/fixtures.js';
-import { asset, assetPool, distinctCostumes } from '../../src/sandbox/project-bodies.js';
+import { asset, assetPool, distinctCostumes } from '../../src/sandbox/state/project-bodies.js';
 
 describe('contentTypeFor', () => {
   it('knows every asset format Scratch uses', () => {

@@ -7,20 +7,20 @@
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PLATFORM_HOSTS, Session } from '../../src/index.js';
-import { AssetQuota } from '../../src/sandbox/asset-quota.js';
-import { CommentGuard } from '../../src/sandbox/comment-guard.js';
 import type { SandboxContext } from '../../src/sandbox/context.js';
-import { Links } from '../../src/sandbox/links.js';
-import { LoginGuard } from '../../src/sandbox/login-guard.js';
-import { ProjectTokens } from '../../src/sandbox/project-tokens.js';
 import { Router } from '../../src/sandbox/router.js';
 import { apiRoutes } from '../../src/sandbox/routes/api.js';
 import { siteRoutes } from '../../src/sandbox/routes/site.js';
 import { MAX_MANAGERS, studioManagementRoutes } from '../../src/sandbox/routes/studio-management.js';
-import { DEMO_ACCOUNTS, seedStore } from '../../src/sandbox/seed.js';
+import { CommentGuard } from '../../src/sandbox/rules/comment-guard.js';
+import { LoginGuard } from '../../src/sandbox/rules/login-guard.js';
+import { DEMO_ACCOUNTS, seedStore } from '../../src/sandbox/seed/seed.js';
 import { createSandboxServer, type SandboxServer } from '../../src/sandbox/server.js';
-import { SessionTable } from '../../src/sandbox/sessions.js';
-import { Views } from '../../src/sandbox/views.js';
+import { AssetQuota } from '../../src/sandbox/state/asset-quota.js';
+import { ProjectTokens } from '../../src/sandbox/state/project-tokens.js';
+import { SessionTable } from '../../src/sandbox/state/sessions.js';
+import { Views } from '../../src/sandbox/views/api-views.js';
+import { Links } from '../../src/sandbox/views/links.js';
 import { caught } from '../support/caught.js';
 
 describe('CommentGuard', () => {

@@ -4,7 +4,7 @@
  */
 import { connect, type Socket } from 'node:net';
 import { fetch } from 'undici';
-import type { LoginAnswer } from '../../src/records.js';
+import type { LoginAnswer } from '../../src/records/records.js';
 import type { Sandbox } from '../../src/sandbox/index.js';
 
 export interface Answer {

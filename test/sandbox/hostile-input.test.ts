@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ErrorBody, Project } from '../../src/records.js';
+import type { ErrorBody, Project } from '../../src/records/records.js';
 import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
 import { Client, loggedIn, raw } from './helpers.js';
 

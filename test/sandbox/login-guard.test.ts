@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LoginGuard } from '../../src/sandbox/login-guard.js';
+import { LoginGuard } from '../../src/sandbox/rules/login-guard.js';
 
 /** A clock the test moves by hand. */
 function manualClock(start = 1_000) {

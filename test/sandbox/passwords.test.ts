@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hashPassword, verifyPassword } from '../../src/sandbox/passwords.js';
+import { hashPassword, verifyPassword } from '../../src/sandbox/rules/passwords.js';
 
 describe('password hashes', () => {
   it('verifies the right password and refuses a wrong one', async () => {

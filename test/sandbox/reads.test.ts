@@ -9,7 +9,7 @@ import type {
   Studio,
   StudioProject,
   User,
-} from '../../src/records.js';
+} from '../../src/records/records.js';
 import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
 import { Client, loggedIn } from './helpers.js';
 

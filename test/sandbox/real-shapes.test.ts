@@ -5,10 +5,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import { Session } from '../../src/index.js';
-import type { Comment, Project, Studio, User } from '../../src/records.js';
+import type { Comment, Project, Studio, User } from '../../src/records/records.js';
 import { toJsonText } from '../../src/sandbox/http-utils.js';
-import { placeholderPng } from '../../src/sandbox/images.js';
 import { startSandbox } from '../../src/sandbox/index.js';
+import { placeholderPng } from '../../src/sandbox/views/images.js';
 import { decodePng } from '../kernel/png.js';
 import { useSandbox } from '../support/sandbox.js';
 import { Client } from './helpers.js';

@@ -3,7 +3,7 @@ import { connect, type Socket } from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
 import { fetch } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ErrorBody, User } from '../../src/records.js';
+import type { ErrorBody, User } from '../../src/records/records.js';
 import { HttpError } from '../../src/sandbox/errors.js';
 import { json } from '../../src/sandbox/http-utils.js';
 import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ErrorBody, LoginAnswer, Project, SessionInfo, User } from '../../src/records.js';
+import type { ErrorBody, LoginAnswer, Project, SessionInfo, User } from '../../src/records/records.js';
 import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
 import { Client, loggedIn } from './helpers.js';
 

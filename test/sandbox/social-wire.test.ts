@@ -5,9 +5,9 @@
  * requests answered with 4xx JSON.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ErrorBody } from '../../src/records.js';
+import type { ErrorBody } from '../../src/records/records.js';
+import type { CommentRejection, PostedComment } from '../../src/records/write-records.js';
 import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
-import type { CommentRejection, PostedComment } from '../../src/write-records.js';
 import { Client, loggedIn } from './helpers.js';
 
 let sandbox: Sandbox;

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ErrorBody, Project, ProjectSaveAnswer } from '../../src/records.js';
+import type { ErrorBody, Project, ProjectSaveAnswer } from '../../src/records/records.js';
 import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
 import { Client, loggedIn } from './helpers.js';
 

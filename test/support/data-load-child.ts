@@ -5,7 +5,7 @@
  * after each page is committed, then `done R FROM` (records stored by this run, resumed from).
  */
 import { openStore } from '../../src/data/index.js';
-import { PagedList } from '../../src/paging.js';
+import { PagedList } from '../../src/http/paging.js';
 
 const [path, totalText, delayText] = process.argv.slice(2);
 if (path === undefined || totalText === undefined)

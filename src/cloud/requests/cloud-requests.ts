@@ -24,7 +24,7 @@
  * @module
  */
 import { decode, type EncodingOptions, encode } from '../../encoding.js';
-import { assertBoolean, assertSeconds } from '../../validate.js';
+import { assertBoolean, assertSeconds } from '../../records/validate.js';
 import { messageOf } from '../cloud-error.js';
 import { checkName } from '../cloud-values.js';
 import { TypedEmitter } from '../typed-emitter.js';

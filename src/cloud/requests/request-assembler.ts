@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { assertInteger } from '../../validate.js';
+import { assertInteger } from '../../records/validate.js';
 import type { RequestPiece } from './request-protocol.js';
 
 /** Bounds of a {@link RequestAssembler}. */

@@ -30,7 +30,7 @@
  * @module
  */
 import { decode, type EncodingOptions, encode, encodeList } from '../../encoding.js';
-import { describe } from '../../validate.js';
+import { describe } from '../../records/validate.js';
 import { numberText } from '../cloud-values.js';
 
 /** What separates the request name and its arguments in a decoded request. */

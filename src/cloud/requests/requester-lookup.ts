@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { assertFunction, assertInteger, assertObject } from '../../validate.js';
+import { assertFunction, assertInteger, assertObject } from '../../records/validate.js';
 import type { CloudLogLike } from './cloud-like.js';
 
 /** Reads the newest `limit` entries of the log. */

@@ -4,7 +4,7 @@
  * else is a protocol error, which closes the connection with 4000 — except a handshake's missing
  * or malformed `user`, which the server judges as a bad username (4002), as the real ones do.
  */
-import { parseJson } from '../../json.js';
+import { parseJson } from '../../records/json.js';
 
 export type ClientMethod = 'handshake' | 'set' | 'create' | 'delete' | 'rename';
 const METHODS: ReadonlySet<string> = new Set(['handshake', 'set', 'create', 'delete', 'rename']);

@@ -4,7 +4,7 @@
  * The same seed and reference time give the same entries, byte for byte.
  */
 import { CLOUD_PREFIX } from '../../cloud/cloud-values.js';
-import { Random } from '../random.js';
+import { Random } from '../seed/random.js';
 import type { CloudLogRecord, CloudState } from './cloud-state.js';
 
 const MINUTE = 60_000;

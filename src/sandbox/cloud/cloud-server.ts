@@ -30,10 +30,10 @@ import {
   CLOSE_PROTOCOL_ERROR,
 } from '../../cloud/close-codes.js';
 import { hasControlCharacters } from '../../cloud/cloud-values.js';
-import { SESSION_COOKIE } from '../../cookies.js';
-import { isUsername } from '../../validate.js';
+import { SESSION_COOKIE } from '../../http/cookies.js';
+import { isUsername } from '../../records/validate.js';
 import { parseCookies } from '../http-utils.js';
-import { RateBuckets } from '../rate-buckets.js';
+import { RateBuckets } from '../rules/rate-buckets.js';
 import { type ClientMessage, parseClientFrame } from './client-messages.js';
 import {
   acceptsName,

@@ -2,7 +2,7 @@
  * The cloud server's state: each project's current values and its log. Names are kept as on
  * the wire (with `☁ `); values as they were sent (a string or a number).
  */
-import type { CloudLogRow } from '../../records.js';
+import type { CloudLogRow } from '../../records/records.js';
 
 /** One log entry, as `/logs` serves it. */
 export type CloudLogRecord = CloudLogRow;

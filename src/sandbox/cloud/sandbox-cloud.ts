@@ -5,13 +5,13 @@
  */
 import type { Server } from 'node:http';
 import { CLOUD_PREFIX } from '../../cloud/cloud-values.js';
-import { reader } from '../auth.js';
 import { json } from '../http-utils.js';
-import { canSeeProject } from '../project-visibility.js';
-import { Random } from '../random.js';
 import type { Router } from '../router.js';
-import type { SessionTable } from '../sessions.js';
-import type { ProjectRow, Store } from '../store.js';
+import { reader } from '../rules/auth.js';
+import { canSeeProject } from '../rules/project-visibility.js';
+import { Random } from '../seed/random.js';
+import type { SessionTable } from '../state/sessions.js';
+import type { ProjectRow, Store } from '../state/store.js';
 import { seedGameHistory, seedSimpleProject } from './cloud-seed.js';
 import { CloudServer } from './cloud-server.js';
 import { CloudState } from './cloud-state.js';

@@ -1,11 +1,11 @@
-import type { FeedItem } from '../../activity-records.js';
-import { activityHtml } from '../activity-html.js';
-import type { UserActivityRecord } from '../activity-log.js';
-import { reader } from '../auth.js';
+import type { FeedItem } from '../../records/activity-records.js';
 import type { SandboxContext } from '../context.js';
 import { badRequest, forbidden, notFound, unauthorized } from '../errors.js';
 import { json, page, parseId, parsePaging, type Reply } from '../http-utils.js';
 import type { Router } from '../router.js';
+import { reader } from '../rules/auth.js';
+import type { UserActivityRecord } from '../state/activity-log.js';
+import { activityHtml } from '../views/activity-html.js';
 import { parseDateLimit } from './date-limit.js';
 
 /** Items of a profile's activity page when `max` is not given, and at most. */

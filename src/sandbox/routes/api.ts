@@ -1,7 +1,5 @@
 import { loadavg } from 'node:os';
-import type { Featured, Health } from '../../records.js';
-import { noteRemix, noteShare } from '../activity-events.js';
-import { reader, writer } from '../auth.js';
+import type { Featured, Health } from '../../records/records.js';
 import type { SandboxContext } from '../context.js';
 import { badRequest, forbidden, notFound } from '../errors.js';
 import {
@@ -14,10 +12,18 @@ import {
   parsePaging,
   readBody,
 } from '../http-utils.js';
-import { canSeeProject } from '../project-visibility.js';
-import { exploreProjects, exploreStudios, parseFilter, searchProjects, searchStudios } from '../ranking.js';
 import type { Incoming, Router } from '../router.js';
-import type { CommentRow, ProjectRow, StudioRow, UserRow } from '../store.js';
+import { noteRemix, noteShare } from '../rules/activity-events.js';
+import { reader, writer } from '../rules/auth.js';
+import { canSeeProject } from '../rules/project-visibility.js';
+import {
+  exploreProjects,
+  exploreStudios,
+  parseFilter,
+  searchProjects,
+  searchStudios,
+} from '../rules/ranking.js';
+import type { CommentRow, ProjectRow, StudioRow, UserRow } from '../state/store.js';
 
 const METADATA_LIMIT = 64 * 1024;
 /**

@@ -1,10 +1,10 @@
 import { isAssetName, md5Hex } from '../../project/assets.js';
 import { contentTypeFor } from '../../project/content-types.js';
-import { writer } from '../auth.js';
 import type { SandboxContext } from '../context.js';
 import { badRequest, notFound } from '../errors.js';
 import { bytes, json, readBody } from '../http-utils.js';
 import type { Incoming, Router } from '../router.js';
+import { writer } from '../rules/auth.js';
 
 /** The largest asset the sandbox takes (the real limit is about 10 MB); past it, 413. */
 export const ASSET_LIMIT = 10 * 1024 * 1024;

@@ -4,19 +4,19 @@
  * and the page of a profile's comments. Refusals are HTTP 200 with `rejected` (or the profile
  * page's `error-data`), as on the service.
  */
-import type { Comment } from '../../records.js';
-import type { PostedComment } from '../../write-records.js';
-import { type CommentPlace, noteComment } from '../activity-events.js';
-import { writer } from '../auth.js';
-import type { CommentRefusal } from '../comment-guard.js';
+import type { Comment } from '../../records/records.js';
+import type { PostedComment } from '../../records/write-records.js';
 import type { SandboxContext } from '../context.js';
 import { badRequest, forbidden, notFound } from '../errors.js';
 import { bytes, isObject, json, parseId, parseJsonBody, readBody } from '../http-utils.js';
-import { profileCommentDiv, profileCommentsPage, profileRefusalHtml } from '../profile-comment-html.js';
-import { canSeeProject } from '../project-visibility.js';
 import type { Incoming, Router } from '../router.js';
-import type { Session } from '../sessions.js';
-import type { CommentRow, UserRow } from '../store.js';
+import { type CommentPlace, noteComment } from '../rules/activity-events.js';
+import { writer } from '../rules/auth.js';
+import type { CommentRefusal } from '../rules/comment-guard.js';
+import { canSeeProject } from '../rules/project-visibility.js';
+import type { Session } from '../state/sessions.js';
+import type { CommentRow, UserRow } from '../state/store.js';
+import { profileCommentDiv, profileCommentsPage, profileRefusalHtml } from '../views/profile-comment-html.js';
 
 const COMMENT_BODY_LIMIT = 16 * 1024;
 const HTML = 'text/html; charset=utf-8';

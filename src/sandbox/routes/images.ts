@@ -1,8 +1,8 @@
 import type { SandboxContext } from '../context.js';
 import { notFound } from '../errors.js';
 import { bytes, parseId } from '../http-utils.js';
-import { type ImageKind, placeholderPng, placeholderSvg } from '../images.js';
 import type { Router } from '../router.js';
+import { type ImageKind, placeholderPng, placeholderSvg } from '../views/images.js';
 
 const FILE = /^(\d{1,20})_(\d{1,4})x(\d{1,4})\.(svg|png)$/;
 /** The real CDN's folder names (`gallery` for studios) and the kinds they hold. */

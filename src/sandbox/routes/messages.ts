@@ -1,10 +1,10 @@
-import type { Message, MessageFilter, MessageType } from '../../activity-records.js';
-import { reader, writer } from '../auth.js';
+import type { Message, MessageFilter, MessageType } from '../../records/activity-records.js';
 import type { SandboxContext } from '../context.js';
 import { badRequest, forbidden, notFound, unauthorized } from '../errors.js';
 import { json, page, parsePaging } from '../http-utils.js';
 import type { Incoming, Router } from '../router.js';
-import type { UserRow } from '../store.js';
+import { reader, writer } from '../rules/auth.js';
+import type { UserRow } from '../state/store.js';
 import { parseDateLimit } from './date-limit.js';
 
 /** The types each tab of the web client's messages page shows (`filter`). */

@@ -1,9 +1,9 @@
-import type { ProjectSaveAnswer } from '../../records.js';
-import { writer } from '../auth.js';
+import type { ProjectSaveAnswer } from '../../records/records.js';
 import type { SandboxContext } from '../context.js';
 import { badRequest, forbidden, notFound } from '../errors.js';
 import { bodyText, bytes, isObject, json, parseId, parseJsonBody, readBody } from '../http-utils.js';
 import type { Router } from '../router.js';
+import { writer } from '../rules/auth.js';
 
 /** The largest project JSON the sandbox takes (the real limit is about 5 MB). */
 export const PROJECT_BODY_LIMIT = 5 * 1024 * 1024;

@@ -1,11 +1,11 @@
-import { CSRF_COOKIE, SESSION_COOKIE } from '../../cookies.js';
-import type { LoginAnswer } from '../../records.js';
-import { cookieSession, csrfMatches, newCsrfToken } from '../auth.js';
+import { CSRF_COOKIE, SESSION_COOKIE } from '../../http/cookies.js';
+import type { LoginAnswer } from '../../records/records.js';
 import type { SandboxContext } from '../context.js';
 import { badRequest, forbidden, HttpError } from '../errors.js';
 import { bodyText, isObject, json, parseJsonBody, readBody } from '../http-utils.js';
-import { dummyPasswordHash, verifyPassword } from '../passwords.js';
 import type { Router } from '../router.js';
+import { cookieSession, csrfMatches, newCsrfToken } from '../rules/auth.js';
+import { dummyPasswordHash, verifyPassword } from '../rules/passwords.js';
 
 const FORM_LIMIT = 16 * 1024;
 

@@ -4,17 +4,17 @@
  * of users and studios (`PUT {site}/site-api/users/…/?usernames=<me>`). Every write shows in the
  * reads at once: a love in the project's `loves`, a follow in `followers`.
  */
-import type { FavoriteAnswer, LoveAnswer } from '../../write-records.js';
-import { noteFavorite, noteFollowStudio, noteFollowUser, noteLove } from '../activity-events.js';
-import { reader, writer } from '../auth.js';
+import type { FavoriteAnswer, LoveAnswer } from '../../records/write-records.js';
 import type { SandboxContext } from '../context.js';
 import { badRequest, forbidden, HttpError, notFound, unauthorized } from '../errors.js';
 import { json, parseId } from '../http-utils.js';
-import { canSeeProject } from '../project-visibility.js';
 import type { Incoming, Router } from '../router.js';
-import type { Session } from '../sessions.js';
-import { SocialState, unfollowUser } from '../social-state.js';
-import type { ProjectRow } from '../store.js';
+import { noteFavorite, noteFollowStudio, noteFollowUser, noteLove } from '../rules/activity-events.js';
+import { reader, writer } from '../rules/auth.js';
+import { canSeeProject } from '../rules/project-visibility.js';
+import type { Session } from '../state/sessions.js';
+import { SocialState, unfollowUser } from '../state/social-state.js';
+import type { ProjectRow } from '../state/store.js';
 
 /** The 403 a muted account gets from the writes that check mutes (WIRE.md §11). */
 export function mutedError(ctx: SandboxContext, userId: number): HttpError | undefined {

@@ -13,7 +13,11 @@ import type {
   StudioEditAnswer,
   StudioProjectAnswer,
   StudioRole,
-} from '../../write-records.js';
+} from '../../records/write-records.js';
+import type { SandboxContext } from '../context.js';
+import { forbidden, HttpError, notFound, unauthorized } from '../errors.js';
+import { bytes, header, isObject, json, parseId, parseJsonBody, readBody } from '../http-utils.js';
+import type { Incoming, Router } from '../router.js';
 import {
   noteBecomeCurator,
   noteCuratorInvite,
@@ -21,16 +25,12 @@ import {
   notePromote,
   noteStudioProject,
   noteStudioUpdated,
-} from '../activity-events.js';
-import { reader, writer } from '../auth.js';
-import type { SandboxContext } from '../context.js';
-import { forbidden, HttpError, notFound, unauthorized } from '../errors.js';
-import { bytes, header, isObject, json, parseId, parseJsonBody, readBody } from '../http-utils.js';
-import { isInappropriate } from '../moderation.js';
-import type { Incoming, Router } from '../router.js';
-import type { Session } from '../sessions.js';
-import { SocialState } from '../social-state.js';
-import type { StudioRow } from '../store.js';
+} from '../rules/activity-events.js';
+import { reader, writer } from '../rules/auth.js';
+import { isInappropriate } from '../rules/moderation.js';
+import type { Session } from '../state/sessions.js';
+import { SocialState } from '../state/social-state.js';
+import type { StudioRow } from '../state/store.js';
 import { assertSelf, mutedError } from './social.js';
 
 /** The most managers a studio may have (the service's "too many owners"). */

@@ -1,0 +1,132 @@
+/**
+ * The sandbox state behind the writes of WIRE.md §11.4-11.6 that the seed's rows do not hold:
+ * who loves what, who follows which studio, who is invited to curate, profile comments, reports
+ * and the comment rules (flood, spam, mutes). Counts stay on the rows (`ProjectRow.loves`,
+ * `StudioRow.followers`), so every read shows a write at once.
+ */
+import { CommentGuard } from '../rules/comment-guard.js';
+import type { CommentRow, Store } from './store.js';
+
+/** A report of a comment, kept for the record (the sandbox has no moderators). */
+export interface ReportRow {
+  id: number;
+  place: 'project' | 'studio' | 'profile';
+  targetId: number;
+  commentId: number;
+  reporterId: number;
+  created: string;
+}
+
+const MAX_REPORTS = 10_000;
+
+export class SocialState {
+  /** Users who love each project; the count is `ProjectRow.loves` (most lovers are not named). */
+  readonly lovers = new Map<number, Set<number>>();
+  /** Users who follow each studio; the count is `StudioRow.followers`. */
+  readonly studioFollowers = new Map<number, Set<number>>();
+  /** Users invited to curate each studio, not yet accepted. */
+  readonly invited = new Map<number, Set<number>>();
+  /** Comments on each user's profile, oldest first (replies mixed in, as for projects). */
+  readonly profileComments = new Map<number, CommentRow[]>();
+  /** Reports, oldest first, at most 10,000. */
+  readonly reports: ReportRow[] = [];
+  /** Flood, spam and mute rules of comments (`startSandbox` sets it up with its options). */
+  guard = new CommentGuard();
+  #lastCommentId = 0;
+  #lastReportId = 5_000_000;
+
+  /** Members of a set in a map of sets, the set made on first use. */
+  static setOf<K>(map: Map<K, Set<number>>, key: K): Set<number> {
+    let set = map.get(key);
+    if (!set) {
+      set = new Set();
+      map.set(key, set);
+    }
+    return set;
+  }
+
+  /** A new comment id, above every id in use (ids grow with time, as on the service). */
+  nextCommentId(store: Store): number {
+    if (this.#lastCommentId === 0) {
+      for (const lists of [store.projectComments, store.studioComments, this.profileComments]) {
+        for (const list of lists.values()) {
+          for (const c of list) this.#lastCommentId = Math.max(this.#lastCommentId, c.id);
+        }
+      }
+    }
+    this.#lastCommentId += 1 + (this.#lastCommentId % 7);
+    return this.#lastCommentId;
+  }
+
+  report(place: ReportRow['place'], targetId: number, commentId: number, reporterId: number): ReportRow {
+    const row: ReportRow = {
+      id: ++this.#lastReportId,
+      place,
+      targetId,
+      commentId,
+      reporterId,
+      created: new Date().toISOString(),
+    };
+    this.reports.push(row);
+    if (this.reports.length > MAX_REPORTS) this.reports.shift();
+    return row;
+  }
+}
+
+/** Stops `followerId` following `followeeId` (the inverse of `Store.follow`). */
+export function unfollowUser(store: Store, followerId: number, followeeId: number): boolean {
+  const list = store.following.get(followerId);
+  const at = list?.indexOf(followeeId) ?? -1;
+  if (!list || at < 0) return false;
+  list.splice(at, 1);
+  const back = store.followers.get(followeeId);
+  const from = back?.indexOf(followerId) ?? -1;
+  if (back && from >= 0) back.splice(from, 1);
+  return true;
+}
+
+const HOUR = 3_600_000;
+
+/**
+ * Seeds the social state from the seed's rows: people love what they favourited, studio members
+ * follow their studios, and the demo profiles carry a few comments (one thread with a reply).
+ */
+export function seedSocial(store: Store, demoUser: string, otherUser: string, popularUser: string): void {
+  const social = store.social;
+  for (const [userId, projectIds] of store.favorites) {
+    for (const projectId of projectIds) SocialState.setOf(social.lovers, projectId).add(userId);
+  }
+  for (const studio of store.studios.values()) {
+    const followers = SocialState.setOf(social.studioFollowers, studio.id);
+    for (const id of [...studio.managers, ...studio.curators]) followers.add(id);
+  }
+  const demo = store.userByName(demoUser)!;
+  const other = store.userByName(otherUser)!;
+  const popular = store.userByName(popularUser)!;
+  const at = (hoursBefore: number) => new Date(store.seedNow - hoursBefore * HOUR).toISOString();
+  const thread: CommentRow = {
+    id: social.nextCommentId(store),
+    parentId: null,
+    commenteeId: null,
+    authorId: other.id,
+    content: 'Your cloud demo helped me a lot, thanks!',
+    created: at(50),
+  };
+  const reply: CommentRow = {
+    id: social.nextCommentId(store),
+    parentId: thread.id,
+    commenteeId: other.id,
+    authorId: demo.id,
+    content: 'Glad it helped @other_scratcher!',
+    created: at(48),
+  };
+  const fan: CommentRow = {
+    id: social.nextCommentId(store),
+    parentId: null,
+    commenteeId: null,
+    authorId: popular.id,
+    content: 'Nice profile & great <projects>!',
+    created: at(20),
+  };
+  social.profileComments.set(demo.id, [thread, reply, fan]);
+}
