@@ -81,8 +81,11 @@ export { loadSb3, type ReadSb3Options, readSb3, type Sb3Project, saveSb3, writeS
 export { DEFAULT_ZIP_LIMITS, type ZipLimits } from './project/zip.js';
 export type * from './records/activity-records.js';
 export { MESSAGE_FILTERS, MESSAGE_TYPES } from './records/activity-records.js';
+export type * from './records/forum-records.js';
+export { SITE_TIME_ZONE } from './records/forum-time.js';
 export type * from './records/records.js';
 export type * from './records/write-records.js';
+export { type ForumReadOptions, Forums, POSTS_PER_PAGE, TOPICS_PER_PAGE } from './resources/forums.js';
 export {
   MessageEvents,
   type MessageEventsMap,

@@ -48,6 +48,18 @@ export function parseHtml(html: string): HtmlDocument {
 }
 
 /**
+ * Parses XML text (an Atom feed) in htmlparser2's XML mode: names keep their case, no HTML
+ * rules apply. Nesting is limited as in {@link parseHtml}.
+ * @throws HtmlDepthError past {@link MAX_HTML_DEPTH} levels
+ */
+export function parseXml(xml: string): HtmlDocument {
+  if (typeof xml !== 'string') throw new TypeError('xml must be a string');
+  const handler = new DepthLimitedHandler(undefined, { xmlMode: true });
+  new Parser(handler, { xmlMode: true, decodeEntities: true }).end(xml);
+  return handler.root;
+}
+
+/**
  * htmlparser2's tree builder, counting open elements as it goes: past the limit it stops the
  * parse at once (the parser's own work grows with the depth at every tag, so counting after
  * parsing would come too late).

@@ -24,6 +24,7 @@ import { activityRoutes } from './routes/activity.js';
 import { apiRoutes } from './routes/api.js';
 import { assetHostRoutes } from './routes/asset-host.js';
 import { commentWriteRoutes } from './routes/comment-writes.js';
+import { forumRoutes } from './routes/forums.js';
 import { imageRoutes } from './routes/images.js';
 import { messageRoutes } from './routes/messages.js';
 import { projectHostRoutes } from './routes/project-host.js';
@@ -36,8 +37,10 @@ import { CommentGuard } from './rules/comment-guard.js';
 import { LoginGuard } from './rules/login-guard.js';
 import { Traffic } from './rules/traffic.js';
 import { type DemoAccount, type Samples, seedStore } from './seed/seed.js';
+import { seedForums } from './seed/seed-forums.js';
 import { createSandboxServer } from './server.js';
 import { AssetQuota } from './state/asset-quota.js';
+import { ForumState, forumStates } from './state/forum-state.js';
 import { ProjectTokens } from './state/project-tokens.js';
 import { SessionTable } from './state/sessions.js';
 import { registerStore } from './store-access.js';
@@ -141,6 +144,15 @@ export async function startSandbox(options?: SandboxOptions): Promise<Sandbox> {
   activityRoutes(router, ctx);
   statisticsRoutes(router, ctx);
   remixTreeRoutes(router);
+  // Generated on the first forum read, anchored there: start-up does not pay for it.
+  const forums = new ForumState(() =>
+    seedForums({
+      seed: opts.seed,
+      usernames: () => [...store.users.values()].map((u) => u.username),
+      now: () => Date.now(),
+    }),
+  );
+  forumRoutes(router, ctx, forums);
   const cloud = setUpSandboxCloud({
     server: http.server,
     router,
@@ -173,6 +185,7 @@ export async function startSandbox(options?: SandboxOptions): Promise<Sandbox> {
     },
   };
   registerStore(sandbox, store);
+  forumStates.register(sandbox, forums);
   // A summary for the REPL and notebooks: the server's own inspection runs to 100 lines.
   Object.defineProperty(sandbox, inspect.custom, {
     value: () =>

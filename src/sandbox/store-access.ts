@@ -5,16 +5,33 @@
  */
 import type { Store } from './state/store.js';
 
-const stores = new WeakMap<object, Store>();
+/** A part of each running sandbox's state, found by its `Sandbox` object. */
+export interface SandboxRegistry<T> {
+  /** Remembers the part of a sandbox (called by `startSandbox`). */
+  register(sandbox: object, value: T): void;
+  /** The part of a sandbox started by `startSandbox`. */
+  of(sandbox: object): T;
+}
+
+/** A registry of one part of the sandboxes' state (the store, the forums). */
+export function sandboxRegistry<T>(): SandboxRegistry<T> {
+  const parts = new WeakMap<object, T>();
+  return {
+    register: (sandbox, value) => {
+      parts.set(sandbox, value);
+    },
+    of: (sandbox) => {
+      const value = parts.get(sandbox);
+      if (value === undefined) throw new TypeError('not a sandbox started by startSandbox');
+      return value;
+    },
+  };
+}
+
+const stores = sandboxRegistry<Store>();
 
 /** Remembers the store of a sandbox (called by `startSandbox`). */
-export function registerStore(sandbox: object, store: Store): void {
-  stores.set(sandbox, store);
-}
+export const registerStore: (sandbox: object, store: Store) => void = stores.register;
 
 /** The store of a sandbox started by `startSandbox`. */
-export function storeOf(sandbox: object): Store {
-  const store = stores.get(sandbox);
-  if (!store) throw new TypeError('not a sandbox started by startSandbox');
-  return store;
-}
+export const storeOf: (sandbox: object) => Store = stores.of;

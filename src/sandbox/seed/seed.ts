@@ -27,6 +27,7 @@ import {
 } from '../state/store.js';
 import { Random } from './random.js';
 import { seedActivity } from './seed-activity.js';
+import { BUSY_TOPIC_ID, FORUM_SAMPLE_CATEGORY } from './seed-forums.js';
 import * as words from './vocabulary.js';
 
 /** A demo login. The passwords are public on purpose: they only open the local sandbox. */
@@ -53,6 +54,10 @@ export interface Samples {
   studio: number;
   /** A shared project with a dozen top-level comments, several with replies. */
   projectWithComments: number;
+  /** A forum category of a few dozen topics and hundreds of posts: worth a crawl. */
+  forumCategory: number;
+  /** A forum topic of 1,250 posts (63 pages). */
+  busyTopic: number;
 }
 
 export interface SeedResult {
@@ -650,6 +655,8 @@ export async function seedStore(seed: number): Promise<SeedResult> {
       remixedProject: remixed.row!.id,
       studio: sampleStudio,
       projectWithComments: mostLoved.id,
+      forumCategory: FORUM_SAMPLE_CATEGORY,
+      busyTopic: BUSY_TOPIC_ID,
     },
   };
 }
