@@ -7,6 +7,7 @@
 import { describeActivity } from './activity-rows.js';
 import type { RecordKind, RecordOfKind } from './detect.js';
 import { formatCount, formatDate, formatTimestamp } from './format.js';
+import { FORUM_POST_COLUMNS, FORUM_TOPIC_COLUMNS } from './forum-columns.js';
 import { userLabel } from './known-users.js';
 
 /** A raw cell value, before formatting. */
@@ -354,6 +355,8 @@ const COLUMNS: Columns = {
     // Values are often long digit strings (text encoded for cloud variables): cut, not wrapped.
     { key: 'value', header: 'value', priority: 70, maxWidth: 30, get: (e) => cell(e.value) },
   ],
+  forumTopic: FORUM_TOPIC_COLUMNS,
+  forumPost: FORUM_POST_COLUMNS,
 };
 
 /** The columns shown for records of `kind`, in display order. */

@@ -5,6 +5,7 @@
  * checks are structural: the fields the presentation layer reads must be there with the right types.
  */
 import type { FeedItem, Message, StudioActivity, UserActivity } from '../records/activity-records.js';
+import type { ForumPost, ForumTopic } from '../records/forum-records.js';
 import type {
   CloudLogEntry,
   Comment,
@@ -23,7 +24,9 @@ export type RecordKind =
   | 'comment'
   | 'studioProject'
   | 'logEntry'
-  | 'activity';
+  | 'activity'
+  | 'forumTopic'
+  | 'forumPost';
 
 /** A row of messages, a studio's activity, the feed or a profile's activity (WIRE.md §11.1-11.2). */
 export type ActivityRow = Message | StudioActivity | FeedItem | UserActivity;
@@ -38,6 +41,8 @@ export interface RecordOfKind {
   studioProject: StudioProject;
   logEntry: CloudLogEntry;
   activity: ActivityRow;
+  forumTopic: ForumTopic;
+  forumPost: ForumPost;
 }
 
 type Obj = Record<string, unknown>;
@@ -121,6 +126,18 @@ function isActivity(x: Obj): boolean {
   return isStr(x.type) && isStr(x.actor_username) && isStr(x.datetime_created) && x.content === undefined;
 }
 
+/** A row of a category's topic list (`session.forums.topics()`). */
+function isForumTopic(x: Obj): boolean {
+  return isNum(x.id) && isStr(x.title) && isNum(x.replies) && isNum(x.views) && isObject(x.lastPost);
+}
+
+/** A post of a topic (`session.forums.posts()`). */
+function isForumPost(x: Obj): boolean {
+  return (
+    isNum(x.id) && isNum(x.topicId) && isNum(x.index) && isStr(x.author) && isStr(x.text) && isStr(x.html)
+  );
+}
+
 // Order matters only where shapes could overlap; none of these checks accept another kind's
 // required fields, but the most specific ones go first anyway.
 const CHECKS: ReadonlyArray<readonly [RecordKind, (x: Obj) => boolean]> = [
@@ -131,6 +148,8 @@ const CHECKS: ReadonlyArray<readonly [RecordKind, (x: Obj) => boolean]> = [
   ['project', isProject],
   ['studio', isStudio],
   ['user', isUser],
+  ['forumTopic', isForumTopic],
+  ['forumPost', isForumPost],
 ];
 
 function kindOfOne(x: unknown): RecordKind | null {

@@ -2,6 +2,7 @@
  * `plot(data)` for both front ends: cloud log entries, projects (or a user's project rows),
  * messages or activity rows, a remix tree, or a Vega-Lite spec of one's own, made into a {@link Chart}.
  */
+import type { ForumPost } from '../records/forum-records.js';
 import type { CloudLogEntry, Project, UserProjectRow } from '../records/records.js';
 import type { RemixTreeNode } from '../resources/remix-tree.js';
 import { activityChart } from './activity-chart.js';
@@ -18,6 +19,7 @@ import { Chart } from './chart.js';
 import { renderLogsChart } from './chart-terminal.js';
 import { type LogsChartOptions, logsChartSpec } from './charts.js';
 import { type ActivityRow, recordKind } from './detect.js';
+import { forumPostsChart } from './forum-chart.js';
 import { summarizeLogs } from './log-summary.js';
 import { isRemixTree, remixTreeChart } from './remix-tree-chart.js';
 import { isChartableTable, tableChart } from './table-chart.js';
@@ -49,6 +51,7 @@ export type PlotData =
   | readonly CloudLogEntry[]
   | readonly (Project | UserProjectRow)[]
   | readonly ActivityRow[]
+  | readonly ForumPost[]
   | RemixTreeNode
   | readonly Record<string, unknown>[]
   | VegaLiteSpec;
@@ -91,6 +94,7 @@ export function chartOf(data: unknown, options: PlotOptions = {}): Chart {
       });
     }
     if (kind === 'activity') return activityChart(data as ActivityRow[], { title: options.title });
+    if (kind === 'forumPost') return forumPostsChart(data as ForumPost[], { title: options.title });
     if (kind === 'project') {
       const projects = data as (Project | UserProjectRow)[];
       const bars = projectBars(projects, { metrics: options.metrics });
@@ -106,6 +110,6 @@ export function chartOf(data: unknown, options: PlotOptions = {}): Chart {
       return tableChart(data as Record<string, unknown>[], { title: options.title });
   }
   throw new TypeError(
-    'plot() draws cloud log entries (cloud.logs()), projects, messages or activity rows, a remix tree, rows with a time or text column and numbers (a query), or a Vega-Lite spec',
+    'plot() draws cloud log entries (cloud.logs()), projects, messages or activity rows, forum posts, a remix tree, rows with a time or text column and numbers (a query), or a Vega-Lite spec',
   );
 }

@@ -30,6 +30,8 @@ const NOUNS: Readonly<Record<RecordKind, readonly [string, string]>> = {
   studioProject: ['studio project', 'studio projects'],
   logEntry: ['log entry', 'log entries'],
   activity: ['item', 'items'],
+  forumTopic: ['topic', 'topics'],
+  forumPost: ['post', 'posts'],
 };
 
 /** E.g. `3 projects`, `40 of 1,000 projects`, `first 40 projects — .all() fetches all`, `no results`. */
