@@ -7,7 +7,13 @@ import { fetch } from 'undici';
 import { describe, expect, it } from 'vitest';
 import { ApiError, type ForumPost, type ForumTopic } from '../../src/index.js';
 import { parseHtml, textOf } from '../../src/records/html.js';
-import { type ForumPostRow, type ForumTopicRow, forumStates } from '../../src/sandbox/state/forum-state.js';
+import { startSandbox } from '../../src/sandbox/index.js';
+import {
+  type ForumData,
+  type ForumPostRow,
+  type ForumTopicRow,
+  forumStates,
+} from '../../src/sandbox/state/forum-state.js';
 import { caught } from '../support/caught.js';
 import { useSandbox } from '../support/sandbox.js';
 
@@ -40,6 +46,26 @@ function expectPost(row: ForumPost, post: ForumPostRow, index: number) {
 }
 
 describe('forums: categories', () => {
+  it('are generated on the first forum request, not at start-up, the same for one seed', async () => {
+    expect(forumStates.of(ctx.sandbox).generated).toBe(false);
+    const twin = await startSandbox({ rateLimit: false });
+    try {
+      await fetch(`${twin.url}/discuss/`).then((r) => r.text());
+      expect(forumStates.of(twin).generated).toBe(true);
+      expect(forumStates.of(ctx.sandbox).generated).toBe(false);
+      const content = (data: ForumData) =>
+        [...data.topics.values()].map((t) => [
+          t.id,
+          t.title,
+          t.views,
+          t.posts.map((p) => [p.id, p.author, p.html]),
+        ]);
+      expect(content(truth())).toEqual(content(forumStates.of(twin).data));
+    } finally {
+      await twin.close();
+    }
+  });
+
   it('reads every category of the index with its group, counts and last post', async () => {
     const session = ctx.anonymous();
     const categories = await session.forums.categories();
