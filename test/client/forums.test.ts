@@ -219,6 +219,16 @@ describe('forums: refusals', () => {
     expect(session.forums.timeZone).toBe('America/New_York');
   });
 
+  it("sends a post's link to the page of its topic that holds it", async () => {
+    const busy = truth().topics.get(ctx.sandbox.samples.busyTopic)!;
+    const post = busy.posts[45]!;
+    const answer = await fetch(`${ctx.sandbox.url}/discuss/post/${post.id}/`, { redirect: 'manual' });
+    expect(answer.status).toBe(302);
+    expect(answer.headers.get('location')).toBe(`/discuss/topic/${busy.id}/?page=3#post-${post.id}`);
+    await answer.text();
+    expect((await fetch(`${ctx.sandbox.url}/discuss/post/1/`)).status).toBe(404);
+  });
+
   it('answers pages out of range and junk page numbers with the 404 page', async () => {
     for (const query of ['?page=0', '?page=999', '?page=abc', '?page=-1', '?page=1e3']) {
       const answer = await fetch(`${ctx.sandbox.url}/discuss/31/${query}`);

@@ -32,8 +32,8 @@ function pageOf(query: URLSearchParams, pages: number): number | null {
 }
 
 /**
- * The forums (WIRE.md §12.1), no login: the index, a category's topics, a topic's posts (HTML)
- * and a topic's Atom feed. Unknown ids and pages out of range answer the site's 404 page.
+ * The forums (WIRE.md §12.1), no login: the index, a category's topics, a topic's posts (HTML),
+ * a post's link (a redirect to its topic's page) and a topic's Atom feed. Unknown ids and pages out of range answer the site's 404 page.
  */
 export function forumRoutes(router: Router, ctx: SandboxContext, forums: ForumState): void {
   const categoryOf = (id: number) => forums.data.categories.find((c) => c.id === id);
@@ -68,6 +68,23 @@ export function forumRoutes(router: Router, ctx: SandboxContext, forums: ForumSt
     const start = (n - 1) * POSTS_PER_PAGE;
     const rows = topic.posts.slice(start, start + POSTS_PER_PAGE);
     return html(postPageHtml(category, topic, rows, start + 1, n, pages, Date.now()));
+  });
+
+  // A post's own link (the last-post links of the lists): the page of its topic that holds it.
+  router.get('/discuss/post/:id', (req) => {
+    const id = idOf(req.params.id);
+    for (const topic of id === null ? [] : forums.data.topics.values()) {
+      const index = topic.posts.findIndex((p) => p.id === id);
+      if (index < 0) continue;
+      const location = `/discuss/topic/${topic.id}/?page=${Math.floor(index / POSTS_PER_PAGE) + 1}#post-${id}`;
+      return {
+        status: 302,
+        body: '',
+        contentType: 'text/html; charset=utf-8',
+        headers: { Location: location },
+      };
+    }
+    return notFoundPage();
   });
 
   router.get('/discuss/feeds/topic/:id', (req) => {
