@@ -73,11 +73,14 @@ export class Forums extends Resource {
     const id = toId(categoryId, 'categoryId');
     return this.#pages(TOPICS_PER_PAGE, options, async (page, signal) => {
       const answer = await this.#get(`/discuss/${id}/`, page, signal);
-      if (!answer) return [];
+      if (!answer) return { rows: [], last: null };
       const read = readHtmlAnswer(this.session, answer, 'GET', (html) =>
         parseTopicList(html, id, this.#clock()),
       );
-      return this.#rowsOf(answer, page, read, read.topics, TOPICS_PER_PAGE, 'topics');
+      return {
+        rows: this.#rowsOf(answer, page, read, read.topics, TOPICS_PER_PAGE, 'topics'),
+        last: read.pages,
+      };
     });
   }
 
@@ -92,7 +95,7 @@ export class Forums extends Resource {
     const id = toId(topicId, 'topicId');
     return this.#pages(POSTS_PER_PAGE, options, async (page, signal) => {
       const answer = await this.#get(`/discuss/topic/${id}/`, page, signal);
-      if (!answer) return [];
+      if (!answer) return { rows: [], last: null };
       const read = readHtmlAnswer(this.session, answer, 'GET', (html) =>
         parsePostPage(html, id, this.#clock()),
       );
@@ -101,8 +104,11 @@ export class Forums extends Resource {
       }
       // Posts are numbered: a page whose first post is not the page's first is another page.
       const firstIndex = (page - 1) * POSTS_PER_PAGE + 1;
-      if (read.posts.length > 0 && read.posts[0]!.index !== firstIndex) return [];
-      return this.#rowsOf(answer, page, read, read.posts, POSTS_PER_PAGE, 'posts');
+      if (read.posts.length > 0 && read.posts[0]!.index !== firstIndex) return { rows: [], last: null };
+      return {
+        rows: this.#rowsOf(answer, page, read, read.posts, POSTS_PER_PAGE, 'posts'),
+        last: read.pages,
+      };
     });
   }
 
@@ -123,13 +129,32 @@ export class Forums extends Resource {
     return { timeZone: this.#timeZone, now: Date.now() };
   }
 
+  /**
+   * A paged list over numbered pages. Pages after the first wait for it when it is being read:
+   * it names the last page, so a walk sends no request past the end (prefetching would send
+   * several, each counted against the rate limit).
+   */
   #pages<T>(
     pageSize: number,
     options: ListOptions,
-    read: (page: number, signal?: AbortSignal) => Promise<T[]>,
+    readPage: (page: number, signal?: AbortSignal) => Promise<{ rows: T[]; last: number | null }>,
   ): PagedList<T> {
     assertObject(options, 'options');
     const { limit, offset, ...walk } = options;
+    let lastPage: Promise<number | null> | undefined;
+    const read = async (page: number, signal?: AbortSignal): Promise<T[]> => {
+      if (page === 1) {
+        const first = readPage(1, signal);
+        lastPage = first.then(
+          (answer) => answer.last,
+          () => null,
+        );
+        return (await first).rows;
+      }
+      const last = await lastPage;
+      if (last != null && page > last) return [];
+      return (await readPage(page, signal)).rows;
+    };
     return new PagedList<T>(numberedPages(pageSize, read), { limit, offset }, walk, {
       pageSize,
       watchRateLimits: (listener) => this.session.http.watchRateLimits(listener),

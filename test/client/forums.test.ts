@@ -150,6 +150,19 @@ describe('forums: posts', () => {
     );
   });
 
+  it('sends no request past the last page, whatever the prefetch', async () => {
+    const session = ctx.anonymous();
+    const topics = truth().topicsByCategory.get(ctx.sandbox.samples.forumCategory)!;
+    const short = topics.find((t) => t.posts.length <= 20)!;
+    const long = topics.find((t) => t.posts.length > 40 && t.posts.length <= 60)!;
+    for (const topic of [short, long]) {
+      const posts = await session.forums.posts(topic.id).all({ prefetch: 10 });
+      expect(posts.map((p) => p.id)).toEqual(topic.posts.map((p) => p.id));
+      const sent = ctx.sandbox.traffic.log().filter((e) => e.path === `/discuss/topic/${topic.id}/`);
+      expect(sent).toHaveLength(Math.ceil(topic.posts.length / 20));
+    }
+  });
+
   it('reads the three time forms: Today, Yesterday and a date', async () => {
     const busy = ctx.sandbox.samples.busyTopic;
     const topic = truth().topics.get(busy)!;
