@@ -17,6 +17,10 @@ const count = (n: number): string => n.toLocaleString('en-US');
 const userLink = (name: string): string =>
   `<a class="black username" href="/users/${encodeURIComponent(name)}/">${escapeHtml(name)}</a>`;
 
+/** The forum's own menu, above every page's breadcrumb (the first `<ul>` of `div.djangobb`). */
+const NAV =
+  '<ul class="navlinks"><li><a href="/discuss/">Discussion Home</a></li><li><a href="/discuss/search/">Search</a></li></ul>';
+
 function page(title: string, body: string): string {
   return `<!DOCTYPE html>\n<html><head><meta charset="utf-8"><title>${escapeHtml(title)} - Discuss Scratch</title></head>\n<body><div id="djangobbindex" class="djangobb">\n${body}\n</div></body></html>\n`;
 }
@@ -86,7 +90,8 @@ export function topicListHtml(
     rows.length > 0 ? rows.join('\n') : '<tr><td class="djangobbcon1" colspan="4">Forum is empty.</td></tr>';
   return page(
     category.name,
-    `<div class="linkst"><div class="inbox">${pagination(pageNumber, pages)}<ul><li><a href="/discuss/">Discussion Forums</a></li><li>&raquo; ${escapeHtml(category.name)}</li></ul></div></div>
+    `${NAV}
+<div class="linkst"><div class="inbox">${pagination(pageNumber, pages)}<ul><li><a href="/discuss/">Discussion Forums</a></li><li>&raquo; ${escapeHtml(category.name)}</li></ul></div></div>
 <div id="vf" class="blocktable"><div class="box"><div class="box-head"><h4><span>${escapeHtml(category.name)}</span></h4></div><div class="box-content">
 <table cellspacing="0"><thead><tr><th class="tcl">Topic</th><th class="tc2">Replies</th><th class="tc3">Views</th><th class="tcr">Last post</th></tr></thead><tbody>
 ${body}
@@ -116,7 +121,7 @@ export function postPageHtml(
 </div></div>`;
   });
   const crumbs = `<div class="linkst"><div class="inbox">${pagination(pageNumber, pages)}<ul><li><a href="/discuss/">Discussion Forums</a></li><li>&raquo; <a href="/discuss/${category.id}/">${escapeHtml(category.name)}</a></li><li>&raquo; ${escapeHtml(topic.title)}</li></ul></div></div>`;
-  return page(topic.title, `${crumbs}\n${blocks.join('\n')}`);
+  return page(topic.title, `${NAV}\n${crumbs}\n${blocks.join('\n')}`);
 }
 
 const xml = (text: string): string => escapeHtml(text);
