@@ -102,7 +102,8 @@ function byUser(root: HtmlRoot): string | null {
 function timeOf(text: string, clock: ForumClock, what: string): Date | null {
   if (text === '') return null;
   const time = parseForumTime(text, clock.timeZone, clock.now);
-  if (!time) throw new UnreadablePageError(`${what} (unreadable: ${JSON.stringify(text.slice(0, 60))})`);
+  if (!time)
+    throw new UnreadablePageError(`readable ${what} (it shows ${JSON.stringify(text.slice(0, 60))})`);
   return time;
 }
 
