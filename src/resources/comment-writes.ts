@@ -7,7 +7,7 @@
 
 import { ApiError, CommentRejectedError } from '../errors.js';
 import type { ClientCore } from '../http/client-core.js';
-import { readHtmlAnswer } from '../records/html-answer.js';
+import { readHtmlAnswer } from '../http/html-answer.js';
 import { parseProfileComment, profileCommentRefusal } from '../records/profile-comments.js';
 import { assertString, toId } from '../records/validate.js';
 import type {

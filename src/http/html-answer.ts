@@ -1,9 +1,9 @@
 /** Reading the answers the site gives as HTML (profile comments, a profile's activity). */
 
 import { ApiError } from '../errors.js';
-import type { ClientCore } from '../http/client-core.js';
-import type { HttpAnswer } from '../http/http.js';
-import { HtmlDepthError } from './html.js';
+import { HtmlDepthError } from '../records/html.js';
+import type { ClientCore } from './client-core.js';
+import type { HttpAnswer } from './http.js';
 
 /**
  * Reads an HTML answer with `read`; a page the reader refuses (nested too deep) is the service's
