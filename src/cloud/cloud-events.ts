@@ -12,10 +12,25 @@
  */
 import type { CloudLogEntry, CloudVerb } from '../records/records.js';
 import { assertInteger, assertSeconds, describe } from '../records/validate.js';
-import type { Cloud, CloudSetEvent } from './cloud.js';
 import { LOGS_PAGE_SIZE } from './cloud-logs.js';
 import { anchorOf, countNew, entryKey } from './log-anchor.js';
+import type { CloudSetLike } from './requests/cloud-like.js';
 import { TypedEmitter } from './typed-emitter.js';
+
+/**
+ * What {@link CloudEvents} reads from a cloud connection; `Cloud` fits it. Structural, so this
+ * file does not import `cloud.ts` (which makes a `CloudEvents` in `events()`).
+ */
+export interface CloudEventsHost {
+  /** True on the platform, where the cloud log tells who set a variable. */
+  readonly isPlatform: boolean;
+  /** Connects if needed; settles when ready. */
+  connect(): Promise<void>;
+  on(event: 'set', listener: (event: CloudSetLike) => void): unknown;
+  off(event: 'set', listener: (event: CloudSetLike) => void): unknown;
+  /** The cloud log, newest first; throws where there is none. */
+  logs(options: { limit: number; offset?: number }): PromiseLike<readonly CloudLogEntry[]>;
+}
 
 /** Where the events come from. */
 export type CloudEventsSource = 'logs' | 'websocket';
@@ -63,7 +78,7 @@ export class CloudEvents extends TypedEmitter<CloudEventsMap> {
   /** Entries per poll request (`logs` source). */
   readonly limit: number;
 
-  readonly #cloud: Cloud;
+  readonly #cloud: CloudEventsHost;
   /** The newest entries of the last poll (see `log-anchor.ts`); null before the first poll. */
   #anchor: string[] | null = null;
   #running = false;
@@ -73,13 +88,13 @@ export class CloudEvents extends TypedEmitter<CloudEventsMap> {
   /** What `start()` answers while running: settles on `ready`. */
   #started: Promise<void> | null = null;
   #settleStart: { resolve: () => void; reject: (error: Error) => void } | null = null;
-  readonly #onSet = (event: CloudSetEvent) => {
+  readonly #onSet = (event: CloudSetLike) => {
     // The first connection's initial values arrive before `ready`: they are state, not activity.
     if (!this.#ready) return;
     this.emit('set', { user: null, verb: 'set', name: event.name, value: event.value, timestamp: null });
   };
 
-  constructor(cloud: Cloud, options: CloudEventsOptions = {}) {
+  constructor(cloud: CloudEventsHost, options: CloudEventsOptions = {}) {
     super();
     const source = options.source ?? (cloud.isPlatform ? 'logs' : 'websocket');
     if (source !== 'logs' && source !== 'websocket') {

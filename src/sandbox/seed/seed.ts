@@ -15,7 +15,6 @@ import {
   generatedBody,
 } from '../state/project-bodies.js';
 import { seedStatistics } from '../state/site-statistics.js';
-import { seedSocial } from '../state/social-state.js';
 import {
   type CommentRow,
   type ProjectRow,
@@ -27,6 +26,7 @@ import {
 } from '../state/store.js';
 import { Random } from './random.js';
 import { seedActivity } from './seed-activity.js';
+import { seedSocial } from './social-seed.js';
 import * as words from './vocabulary.js';
 
 /** A demo login. The passwords are public on purpose: they only open the local sandbox. */
