@@ -4,11 +4,13 @@
  * print nothing, and it erases itself when done, leaving the line to the result. While the
  * service makes the work wait (a 429), it counts down: "rate-limited, resuming in 2.1 s".
  */
-import { rateLimitMessage, type TransferProgress } from 'scratchlab';
-import { type ProgressReport, truncateToWidth } from 'scratchlab/presentation';
-
-const counts = new Intl.NumberFormat('en-US');
-const formatCount = (n: number): string => counts.format(n);
+import {
+  isTransferReport,
+  type ProgressReport,
+  progressCounts,
+  RateLimitCountdown,
+  truncateToWidth,
+} from 'scratchlab/presentation';
 
 export type { ProgressReport };
 
@@ -40,22 +42,6 @@ export function finishProgressBars(): void {
 const SPINNER = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
 const BAR_WIDTH = 24;
 
-function isTransfer(report: ProgressReport): report is TransferProgress {
-  return 'total' in report;
-}
-
-function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  const units = ['kB', 'MB', 'GB'];
-  let value = bytes / 1024;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit++;
-  }
-  return `${value.toFixed(value < 10 ? 1 : 0)} ${units[unit]}`;
-}
-
 /** One bar: feed it reports, it draws (throttled) and erases itself when the work is done. */
 export class ProgressBar {
   readonly #label: string;
@@ -69,16 +55,14 @@ export class ProgressBar {
   #finished = false;
   #frame = 0;
   #timer: NodeJS.Timeout | undefined;
-  /** When the service's pause ends (`Date.now()` clock), while one is on. */
-  #resumeAt = 0;
-  /** Redraws the countdown while a pause is on (no reports come meanwhile). */
-  #ticker: NodeJS.Timeout | undefined;
+  readonly #countdown: RateLimitCountdown;
 
   constructor(label: string, options: ProgressBarOptions = {}) {
     this.#label = label;
     this.#stream = options.stream ?? process.stderr;
     this.#delay = options.delay ?? 150;
     this.#interval = options.interval ?? 80;
+    this.#countdown = new RateLimitCountdown(() => this.#draw(), Math.max(100, this.#interval));
     active.add(this);
   }
 
@@ -86,8 +70,8 @@ export class ProgressBar {
   update(report: ProgressReport): void {
     if (this.#finished) return;
     this.#last = report;
-    if (report.rateLimited) this.#pause(report.rateLimited.resumeInMs);
-    if (isTransfer(report) ? report.done >= report.total : report.done) {
+    if (report.rateLimited) this.#countdown.pause(report.rateLimited.resumeInMs);
+    if (isTransferReport(report) ? report.done >= report.total : report.done) {
       this.finish();
       return;
     }
@@ -106,7 +90,7 @@ export class ProgressBar {
     this.#finished = true;
     active.delete(this);
     clearTimeout(this.#timer);
-    clearInterval(this.#ticker);
+    this.#countdown.stop();
     if (this.#visible) this.#stream.write('\r\x1b[K');
     this.#visible = false;
   }
@@ -115,35 +99,16 @@ export class ProgressBar {
   text(width: number): string {
     const report = this.#last;
     const seconds = ((Date.now() - this.#started) / 1000).toFixed(1);
-    let body: string;
-    if (report && isTransfer(report)) {
+    let gauge: string;
+    if (report && isTransferReport(report)) {
       const ratio = report.total > 0 ? Math.min(1, report.done / report.total) : 0;
       const full = Math.round(ratio * BAR_WIDTH);
-      body = `${'█'.repeat(full)}${'░'.repeat(BAR_WIDTH - full)} ${formatCount(report.done)}/${formatCount(report.total)} · ${formatBytes(report.bytes)} · ${seconds}s`;
+      gauge = `${'█'.repeat(full)}${'░'.repeat(BAR_WIDTH - full)}`;
     } else {
-      const spinner = SPINNER[this.#frame % SPINNER.length]!;
-      const counts = report
-        ? `${formatCount(report.items)} ${report.items === 1 ? 'row' : 'rows'} · ${formatCount(report.pages)} ${report.pages === 1 ? 'page' : 'pages'}`
-        : 'starting';
-      body = `${spinner} ${counts} · ${seconds}s`;
+      gauge = SPINNER[this.#frame % SPINNER.length]!;
     }
-    const waitMs = this.#resumeAt - Date.now();
-    if (waitMs > 0) body += ` · ${rateLimitMessage(waitMs)}`;
+    const body = `${gauge} ${progressCounts(report)} · ${seconds}s${this.#countdown.suffix()}`;
     return truncateToWidth(`${this.#label} ${body}`, Math.max(10, width - 1));
-  }
-
-  /** A pause of the service: the bar shows it at once (delay or not) and counts it down. */
-  #pause(resumeInMs: number): void {
-    this.#resumeAt = Math.max(this.#resumeAt, Date.now() + resumeInMs);
-    this.#draw();
-    clearInterval(this.#ticker);
-    this.#ticker = setInterval(
-      () => {
-        this.#draw();
-        if (Date.now() >= this.#resumeAt) clearInterval(this.#ticker);
-      },
-      Math.max(100, this.#interval),
-    ).unref();
   }
 
   #draw(): void {
