@@ -84,6 +84,34 @@ function projectAuthor(p: RecordOfKind['project'], context: ColumnContext): Cell
   return userLabel(author?.id) || null;
 }
 
+/** The `id` and `title` columns of a record with a page at `path(id)`, both linked to it. */
+function idAndTitle<R extends { id: number; title?: unknown }>(path: (id: number) => string): Column<R>[] {
+  return [
+    {
+      key: 'id',
+      header: 'id',
+      align: 'right',
+      priority: 80,
+      get: (r) => cell(r.id),
+      href: (r) => path(r.id),
+    },
+    {
+      key: 'title',
+      header: 'title',
+      priority: 100,
+      maxWidth: 40,
+      minWidth: 16,
+      get: (r) => cell(r.title),
+      href: (r) => path(r.id),
+    },
+  ];
+}
+
+/** A right-aligned count column (`1,234`), the header being its key. */
+function countColumn<R>(key: string, priority: number, get: (record: R) => unknown): Column<R> {
+  return { key, header: key, align: 'right', priority, get: (r) => cell(get(r)), format: count };
+}
+
 type Columns = { readonly [K in RecordKind]: ReadonlyArray<Column<RecordOfKind[K]>> };
 
 const COLUMNS: Columns = {
@@ -109,23 +137,7 @@ const COLUMNS: Columns = {
     },
   ],
   project: [
-    {
-      key: 'id',
-      header: 'id',
-      align: 'right',
-      priority: 80,
-      get: (p) => cell(p.id),
-      href: (p) => projectPath(p.id),
-    },
-    {
-      key: 'title',
-      header: 'title',
-      priority: 100,
-      maxWidth: 40,
-      minWidth: 16,
-      get: (p) => cell(p.title),
-      href: (p) => projectPath(p.id),
-    },
+    ...idAndTitle(projectPath),
     {
       key: 'author',
       header: 'author',
@@ -134,60 +146,16 @@ const COLUMNS: Columns = {
       get: projectAuthor,
       href: (p, context) => linkTo(userPath, projectAuthor(p, context)),
     },
-    {
-      key: 'views',
-      header: 'views',
-      align: 'right',
-      priority: 70,
-      get: (p) => cell(p.stats?.views),
-      format: count,
-    },
-    {
-      key: 'loves',
-      header: 'loves',
-      align: 'right',
-      priority: 60,
-      get: (p) => cell(p.stats?.loves),
-      format: count,
-    },
-    {
-      key: 'favorites',
-      header: 'favorites',
-      align: 'right',
-      priority: 40,
-      get: (p) => cell(p.stats?.favorites),
-      format: count,
-    },
-    {
-      key: 'remixes',
-      header: 'remixes',
-      align: 'right',
-      priority: 30,
-      get: (p) => cell(p.stats?.remixes),
-      format: count,
-    },
+    countColumn('views', 70, (p) => p.stats?.views),
+    countColumn('loves', 60, (p) => p.stats?.loves),
+    countColumn('favorites', 40, (p) => p.stats?.favorites),
+    countColumn('remixes', 30, (p) => p.stats?.remixes),
     // `null` while unshared: shown as an empty cell.
     { key: 'shared', header: 'shared', minWidth: 10, priority: 50, get: (p) => date(p.history?.shared) },
     { key: 'public', header: 'public', priority: 20, dropIfUniform: true, get: (p) => cell(p.public) },
   ],
   studio: [
-    {
-      key: 'id',
-      header: 'id',
-      align: 'right',
-      priority: 80,
-      get: (s) => cell(s.id),
-      href: (s) => studioPath(s.id),
-    },
-    {
-      key: 'title',
-      header: 'title',
-      priority: 100,
-      maxWidth: 40,
-      minWidth: 16,
-      get: (s) => cell(s.title),
-      href: (s) => studioPath(s.id),
-    },
+    ...idAndTitle(studioPath),
     // The record only carries the host's user id: a username where one was seen, else `#id`.
     {
       key: 'host',
@@ -197,22 +165,8 @@ const COLUMNS: Columns = {
       get: (s) => userLabel(s.host) || null,
       href: (s) => linkTo(userPath, userLabel(s.host)),
     },
-    {
-      key: 'projects',
-      header: 'projects',
-      align: 'right',
-      priority: 70,
-      get: (s) => cell(s.stats?.projects),
-      format: count,
-    },
-    {
-      key: 'followers',
-      header: 'followers',
-      align: 'right',
-      priority: 60,
-      get: (s) => cell(s.stats?.followers),
-      format: count,
-    },
+    countColumn('projects', 70, (s) => s.stats?.projects),
+    countColumn('followers', 60, (s) => s.stats?.followers),
     {
       key: 'created',
       header: 'created',
@@ -239,14 +193,7 @@ const COLUMNS: Columns = {
       minWidth: 20,
       get: (c) => cell(c.content),
     },
-    {
-      key: 'replies',
-      header: 'replies',
-      align: 'right',
-      priority: 60,
-      get: (c) => cell(c.reply_count),
-      format: count,
-    },
+    countColumn('replies', 60, (c) => c.reply_count),
     {
       key: 'created',
       header: 'created',
@@ -257,23 +204,7 @@ const COLUMNS: Columns = {
     { key: 'parent', header: 'parent', align: 'right', priority: 30, get: (c) => cell(c.parent_id) },
   ],
   studioProject: [
-    {
-      key: 'id',
-      header: 'id',
-      align: 'right',
-      priority: 80,
-      get: (p) => cell(p.id),
-      href: (p) => projectPath(p.id),
-    },
-    {
-      key: 'title',
-      header: 'title',
-      priority: 100,
-      maxWidth: 40,
-      minWidth: 16,
-      get: (p) => cell(p.title),
-      href: (p) => projectPath(p.id),
-    },
+    ...idAndTitle(projectPath),
     {
       key: 'author',
       header: 'author',
