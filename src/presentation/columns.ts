@@ -107,6 +107,18 @@ function idAndTitle<R extends { id: number; title?: unknown }>(path: (id: number
   ];
 }
 
+/** A column of usernames (at most 20 wide), each linked to its profile. */
+function userColumn<R>(key: string, priority: number, get: (record: R) => unknown): Column<R> {
+  return {
+    key,
+    header: key,
+    priority,
+    maxWidth: 20,
+    get: (r) => cell(get(r)),
+    href: (r) => linkTo(userPath, cell(get(r))),
+  };
+}
+
 /** A right-aligned count column (`1,234`), the header being its key. */
 function countColumn<R>(key: string, priority: number, get: (record: R) => unknown): Column<R> {
   return { key, header: key, align: 'right', priority, get: (r) => cell(get(r)), format: count };
@@ -116,14 +128,7 @@ type Columns = { readonly [K in RecordKind]: ReadonlyArray<Column<RecordOfKind[K
 
 const COLUMNS: Columns = {
   user: [
-    {
-      key: 'username',
-      header: 'username',
-      priority: 100,
-      maxWidth: 20,
-      get: (u) => cell(u.username),
-      href: (u) => linkTo(userPath, cell(u.username)),
-    },
+    userColumn('username', 100, (u) => u.username),
     { key: 'id', header: 'id', align: 'right', priority: 50, get: (u) => cell(u.id) },
     { key: 'country', header: 'country', priority: 60, maxWidth: 20, get: (u) => cell(u.profile?.country) },
     { key: 'joined', header: 'joined', minWidth: 10, priority: 40, get: (u) => joined(u.history?.joined) },
@@ -225,14 +230,7 @@ const COLUMNS: Columns = {
   ],
   // Messages, studio activity, the feed and a profile's activity: who did what on what, when.
   activity: [
-    {
-      key: 'actor',
-      header: 'actor',
-      priority: 90,
-      maxWidth: 20,
-      get: (a) => cell(a.actor_username),
-      href: (a) => linkTo(userPath, cell(a.actor_username)),
-    },
+    userColumn('actor', 90, (a) => a.actor_username),
     {
       key: 'what',
       header: 'what',
@@ -272,14 +270,7 @@ const COLUMNS: Columns = {
       get: (e) => cell(e.timestamp),
       format: (v) => (typeof v === 'number' ? formatTimestamp(v) : ''),
     },
-    {
-      key: 'user',
-      header: 'user',
-      priority: 80,
-      maxWidth: 20,
-      get: (e) => cell(e.user),
-      href: (e) => linkTo(userPath, cell(e.user)),
-    },
+    userColumn('user', 80, (e) => e.user),
     { key: 'verb', header: 'verb', priority: 50, get: (e) => cell(e.verb) },
     { key: 'name', header: 'name', priority: 90, maxWidth: 24, get: (e) => cell(e.name) },
     // Values are often long digit strings (text encoded for cloud variables): cut, not wrapped.
