@@ -50,6 +50,19 @@ export {
   summarizeBars,
   type TerminalBarChartOptions,
 } from './bar-chart.js';
+export type {
+  CellPlotOptions,
+  Display,
+  DisplayHandle,
+  DisplayOptions,
+  Live,
+  LiveHandle,
+  LiveOptions,
+  Plot,
+  PlotInput,
+  Show,
+  ShowOptions,
+} from './cell-helpers.js';
 export {
   Chart,
   type ChartOptions,
