@@ -12,17 +12,15 @@ import {
   truncateToWidth,
 } from 'scratchlab/presentation';
 
-export type { ProgressReport };
-
 /** A stream a bar can be drawn on (stderr). */
-export interface ProgressStream {
+interface ProgressStream {
   write(text: string): unknown;
   readonly isTTY?: boolean;
   readonly columns?: number;
 }
 
 /** Options of {@link ProgressBar}. */
-export interface ProgressBarOptions {
+interface ProgressBarOptions {
   /** Where to draw (default `process.stderr`); nothing is drawn unless it is a terminal. */
   stream?: ProgressStream;
   /** Milliseconds before the bar first appears (default 150). */

@@ -6,14 +6,14 @@
 import { DomHandler, DomUtils, Parser, type parseDocument } from 'htmlparser2';
 
 /** A parsed HTML document. */
-export type HtmlDocument = ReturnType<typeof parseDocument>;
+type HtmlDocument = ReturnType<typeof parseDocument>;
 /** An element of a parsed document. */
 export type HtmlElement = ReturnType<typeof DomUtils.findAll>[number];
 /** A document or an element: where a search starts. */
-export type HtmlRoot = HtmlDocument | HtmlElement;
+type HtmlRoot = HtmlDocument | HtmlElement;
 
 /** What an element must be to match; every given part must hold. */
-export interface ElementTest {
+interface ElementTest {
   /** Tag name, lowercase (`li`, `span`). */
   tag?: string;
   /** One of its classes (`actor` matches `class="actor big"`). */
@@ -24,7 +24,7 @@ export interface ElementTest {
 }
 
 /** The deepest nesting read: real pages nest a few dozen levels; the searches cost more per level. */
-export const MAX_HTML_DEPTH = 1_000;
+const MAX_HTML_DEPTH = 1_000;
 
 /** HTML nested deeper than {@link MAX_HTML_DEPTH}: refused before anything walks it. */
 export class HtmlDepthError extends RangeError {
@@ -94,7 +94,7 @@ export function childElements(element: HtmlRoot): HtmlElement[] {
 }
 
 /** The classes of an element. */
-export function classesOf(element: HtmlElement): string[] {
+function classesOf(element: HtmlElement): string[] {
   return (element.attribs.class ?? '').split(/\s+/).filter((c) => c.length > 0);
 }
 

@@ -7,7 +7,7 @@ import { normalizeSpace } from './html.js';
 const MINUTE = 60_000;
 
 /** The units, largest first; as in Django, a month is 30 days and a year 365. */
-export const TIME_SINCE_UNITS: readonly (readonly [unit: string, ms: number])[] = [
+const TIME_SINCE_UNITS: readonly (readonly [unit: string, ms: number])[] = [
   ['year', 365 * 1440 * MINUTE],
   ['month', 30 * 1440 * MINUTE],
   ['week', 7 * 1440 * MINUTE],

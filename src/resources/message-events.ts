@@ -35,7 +35,7 @@ export type MessageEventsMap = {
 };
 
 /** Reads `limit` messages at `offset`, newest first. */
-export type MessageReader = (limit: number, offset: number, signal: AbortSignal) => PromiseLike<Message[]>;
+type MessageReader = (limit: number, offset: number, signal: AbortSignal) => PromiseLike<Message[]>;
 
 /** Pages read in one poll at most, to catch up after a burst. */
 const MAX_PAGES = 5;

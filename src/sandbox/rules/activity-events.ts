@@ -22,7 +22,7 @@ function user(store: Store, id: number): UserRow {
 }
 
 /** The start of a comment, HTML-escaped, as messages quote it. */
-export function commentFragment(content: string): string {
+function commentFragment(content: string): string {
   return escapeHtml([...content].slice(0, FRAGMENT_LENGTH).join(''));
 }
 

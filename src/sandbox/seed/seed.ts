@@ -55,7 +55,7 @@ export interface Samples {
   projectWithComments: number;
 }
 
-export interface SeedResult {
+interface SeedResult {
   store: Store;
   accounts: DemoAccount[];
   samples: Samples;
@@ -71,7 +71,7 @@ export const DEMO_ACCOUNTS: readonly DemoAccount[] = [
 const DAY = 86_400_000;
 const START = Date.UTC(2012, 0, 1);
 /** The seed's "now": data is dated before it; trending ranks against it. */
-export const SEED_NOW = Date.UTC(2026, 10, 1, 12);
+const SEED_NOW = Date.UTC(2026, 10, 1, 12);
 const LIGHT_FOLLOWERS = 2_100;
 /** 2^53: news ids above it lose digits in `JSON.parse`, as some real ones do (WIRE.md §10). */
 const NEWS_BIG_ID_BASE = 2n ** 53n;

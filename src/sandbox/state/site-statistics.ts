@@ -7,7 +7,7 @@
 import type { Random } from '../seed/random.js';
 
 /** One series of the monthly answer: `x` in ms since the epoch (the age, for ages). */
-export interface WireSeries {
+interface WireSeries {
   key: string;
   color?: string;
   values: { x: number; y: number }[];

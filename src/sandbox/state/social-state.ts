@@ -8,7 +8,7 @@ import { CommentGuard } from '../rules/comment-guard.js';
 import type { CommentRow } from './comment-row.js';
 
 /** A report of a comment, kept for the record (the sandbox has no moderators). */
-export interface ReportRow {
+interface ReportRow {
   id: number;
   place: 'project' | 'studio' | 'profile';
   targetId: number;

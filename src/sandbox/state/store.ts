@@ -56,7 +56,7 @@ export interface ProjectRow {
   body: string;
 }
 
-export interface StudioProjectEntry {
+interface StudioProjectEntry {
   projectId: number;
   /** Who added the project to the studio. */
   actorId: number;
@@ -91,7 +91,7 @@ export interface NewsRow {
   copy: string;
 }
 
-export interface AssetRow {
+interface AssetRow {
   bytes: Uint8Array;
   contentType: string;
 }
