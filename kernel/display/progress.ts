@@ -5,10 +5,10 @@
  * in 2.1 s"); at the end it keeps a one-line summary.
  */
 import {
+  ProgressPacer,
   type ProgressReport,
   type ProgressSink,
   progressCounts,
-  RateLimitCountdown,
 } from 'scratchlab/presentation';
 import { newDisplayId, sendDisplay, updateDisplay } from './display.js';
 
@@ -23,58 +23,44 @@ export interface ProgressDisplayOptions {
 /** One call's output in the notebook: feed it reports; finish it when the call ends. */
 export class ProgressDisplay implements ProgressSink {
   readonly #label: string;
-  readonly #delay: number;
-  readonly #interval: number;
-  readonly #started = Date.now();
+  readonly #pacer: ProgressPacer;
   #last: ProgressReport | null = null;
   #displayId: string | null = null;
-  #shownAt = 0;
   #finished = false;
-  #timer: NodeJS.Timeout | undefined;
-  readonly #countdown: RateLimitCountdown;
 
   constructor(label: string, options: ProgressDisplayOptions = {}) {
     this.#label = label;
-    this.#delay = options.delay ?? 300;
-    this.#interval = options.interval ?? 250;
-    this.#countdown = new RateLimitCountdown(() => this.#show(), Math.max(500, this.#interval));
+    const interval = options.interval ?? 250;
+    this.#pacer = new ProgressPacer(() => this.#show(), {
+      delay: options.delay ?? 300,
+      interval,
+      countdownEvery: Math.max(500, interval),
+    });
   }
 
   /** Records a report and shows it (throttled; at once when it says the service makes the call wait). */
   update(report: ProgressReport): void {
     if (this.#finished) return;
     this.#last = report;
-    if (report.rateLimited) {
-      this.#countdown.pause(report.rateLimited.resumeInMs);
-      return;
-    }
-    const now = Date.now();
-    if (now - this.#started < this.#delay) {
-      this.#timer ??= setTimeout(() => this.#show(), this.#delay - (now - this.#started)).unref();
-      return;
-    }
-    if (now - this.#shownAt >= this.#interval) this.#show();
+    this.#pacer.report(report);
   }
 
   /** Ends the display: a shown output keeps the last counts and the time taken. */
   finish(): void {
     if (this.#finished) return;
-    clearTimeout(this.#timer);
-    this.#countdown.stop();
+    this.#pacer.stop();
     if (this.#displayId !== null) this.#write(`${this.text()} (done)`);
     this.#finished = true;
   }
 
   /** The output's text now. */
   text(): string {
-    const seconds = ((Date.now() - this.#started) / 1000).toFixed(1);
-    return `${this.#label}: ${progressCounts(this.#last)} · ${seconds} s${this.#countdown.suffix()}`;
+    const pacer = this.#pacer;
+    return `${this.#label}: ${progressCounts(this.#last)} · ${pacer.seconds()} s${pacer.suffix()}`;
   }
 
   #show(): void {
-    this.#timer = undefined;
     if (this.#finished) return;
-    this.#shownAt = Date.now();
     this.#write(this.text());
   }
 

@@ -6,9 +6,9 @@
  */
 import {
   isTransferReport,
+  ProgressPacer,
   type ProgressReport,
   progressCounts,
-  RateLimitCountdown,
   truncateToWidth,
 } from 'scratchlab/presentation';
 
@@ -44,23 +44,21 @@ const BAR_WIDTH = 24;
 export class ProgressBar {
   readonly #label: string;
   readonly #stream: ProgressStream;
-  readonly #delay: number;
-  readonly #interval: number;
-  readonly #started = Date.now();
+  readonly #pacer: ProgressPacer;
   #last: ProgressReport | null = null;
-  #drawnAt = 0;
   #visible = false;
   #finished = false;
   #frame = 0;
-  #timer: NodeJS.Timeout | undefined;
-  readonly #countdown: RateLimitCountdown;
 
   constructor(label: string, options: ProgressBarOptions = {}) {
     this.#label = label;
     this.#stream = options.stream ?? process.stderr;
-    this.#delay = options.delay ?? 150;
-    this.#interval = options.interval ?? 80;
-    this.#countdown = new RateLimitCountdown(() => this.#draw(), Math.max(100, this.#interval));
+    const interval = options.interval ?? 80;
+    this.#pacer = new ProgressPacer(() => this.#draw(), {
+      delay: options.delay ?? 150,
+      interval,
+      countdownEvery: Math.max(100, interval),
+    });
     active.add(this);
   }
 
@@ -68,18 +66,11 @@ export class ProgressBar {
   update(report: ProgressReport): void {
     if (this.#finished) return;
     this.#last = report;
-    if (report.rateLimited) this.#countdown.pause(report.rateLimited.resumeInMs);
     if (isTransferReport(report) ? report.done >= report.total : report.done) {
       this.finish();
       return;
     }
-    const now = Date.now();
-    if (now - this.#started < this.#delay) {
-      // Draw when the delay is over, even if no report comes by then.
-      this.#timer ??= setTimeout(() => this.#draw(), this.#delay - (now - this.#started)).unref();
-      return;
-    }
-    if (now - this.#drawnAt >= this.#interval) this.#draw();
+    this.#pacer.report(report);
   }
 
   /** Erases the bar (if it was drawn); later reports are ignored. */
@@ -87,8 +78,7 @@ export class ProgressBar {
     if (this.#finished) return;
     this.#finished = true;
     active.delete(this);
-    clearTimeout(this.#timer);
-    this.#countdown.stop();
+    this.#pacer.stop();
     if (this.#visible) this.#stream.write('\r\x1b[K');
     this.#visible = false;
   }
@@ -96,7 +86,6 @@ export class ProgressBar {
   /** The bar's text for the last report (no escapes), cut to `width`. */
   text(width: number): string {
     const report = this.#last;
-    const seconds = ((Date.now() - this.#started) / 1000).toFixed(1);
     let gauge: string;
     if (report && isTransferReport(report)) {
       const ratio = report.total > 0 ? Math.min(1, report.done / report.total) : 0;
@@ -105,15 +94,13 @@ export class ProgressBar {
     } else {
       gauge = SPINNER[this.#frame % SPINNER.length]!;
     }
-    const body = `${gauge} ${progressCounts(report)} · ${seconds}s${this.#countdown.suffix()}`;
+    const body = `${gauge} ${progressCounts(report)} · ${this.#pacer.seconds()}s${this.#pacer.suffix()}`;
     return truncateToWidth(`${this.#label} ${body}`, Math.max(10, width - 1));
   }
 
   #draw(): void {
-    this.#timer = undefined;
     if (this.#finished || !this.#stream.isTTY) return;
     this.#frame++;
-    this.#drawnAt = Date.now();
     this.#visible = true;
     this.#stream.write(`\r\x1b[K${this.text(this.#stream.columns ?? 80)}`);
   }

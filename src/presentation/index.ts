@@ -107,8 +107,8 @@ export {
 export { type SummarizeLiveOptions, summarizeLive } from './live-summary.js';
 export { type SummarizeLogsOptions, summarizeLogs } from './log-summary.js';
 export { barChart, chartOf, isVegaLiteSpec, type PlotData, type PlotOptions } from './plot.js';
+export { ProgressPacer, type ProgressPacerOptions } from './progress-pacer.js';
 export { formatBytes, isTransferReport, progressCounts } from './progress-text.js';
-export { RateLimitCountdown } from './rate-limit-countdown.js';
 export { redactForView } from './redact-view.js';
 export { isRemixTree, remixTreeChart, remixTreeOutline, remixTreeSpec } from './remix-tree-chart.js';
 export { escapeHtml, type RenderHtmlOptions, renderHtmlTable } from './render-html.js';

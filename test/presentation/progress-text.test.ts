@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { ProgressPacer } from '../../src/presentation/progress-pacer.js';
 import { formatBytes, progressCounts } from '../../src/presentation/progress-text.js';
 import { RateLimitCountdown } from '../../src/presentation/rate-limit-countdown.js';
 
@@ -48,5 +49,35 @@ describe('RateLimitCountdown', () => {
   it('refuses a bad redraw or period', () => {
     expect(() => new RateLimitCountdown(undefined as unknown as () => void, 100)).toThrow(TypeError);
     expect(() => new RateLimitCountdown(() => undefined, 0)).toThrow(RangeError);
+  });
+});
+
+describe('ProgressPacer', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('draws nothing before the delay, then at most once per interval; a pause at once', () => {
+    vi.useFakeTimers();
+    let draws = 0;
+    const pacer = new ProgressPacer(() => draws++, { delay: 300, interval: 250, countdownEvery: 500 });
+    const walk = { items: 40, pages: 1, done: false };
+    pacer.report(walk);
+    pacer.report(walk);
+    expect(draws).toBe(0);
+    vi.advanceTimersByTime(300); // the delay is over: one draw, though no report came
+    expect(draws).toBe(1);
+    pacer.report(walk);
+    expect(draws).toBe(1); // too soon after the last
+    vi.advanceTimersByTime(250);
+    pacer.report(walk);
+    expect(draws).toBe(2);
+    pacer.report({ ...walk, rateLimited: { resumeInMs: 1000, status: 429, message: 'rate-limited' } });
+    expect(draws).toBe(3);
+    expect(pacer.suffix()).toBe(' · rate-limited, resuming in 1.0 s');
+    pacer.stop();
+    vi.advanceTimersByTime(5000);
+    expect(draws).toBe(3);
+    expect(pacer.suffix()).toBe('');
   });
 });
