@@ -45,14 +45,14 @@ export interface Executor {
 }
 
 /** tslab's TypeScript converter (one for Node code, one for browser code). */
-export interface Converter {
+interface Converter {
   /** Compiles a cell after the declarations `prevDecl` of the cells before it. */
   convert(prevDecl: string, src: string): Conversion;
   close(): void;
 }
 
 /** The converters an executor uses. */
-export interface ConverterSet {
+interface ConverterSet {
   readonly node: Converter;
   readonly browser: Converter;
   close(): void;
@@ -80,7 +80,7 @@ interface ExecutorModule {
 /** `tslab/dist/jupyter`: the ZeroMQ server, the request handler and the current display writer. */
 export const jupyter = require('tslab/dist/jupyter') as JupyterModule;
 /** `tslab/dist/converter`. */
-export const converter = require('tslab/dist/converter') as ConverterModule;
+const converter = require('tslab/dist/converter') as ConverterModule;
 /** `tslab/dist/executor`. */
 export const executor = require('tslab/dist/executor') as ExecutorModule;
 

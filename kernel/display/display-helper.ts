@@ -6,30 +6,11 @@
  * Objects with a `[Symbol.for('Jupyter.display')]()` method (charts from `plot`, for one) show
  * from their own MIME bundle, records and any array of objects as tables, anything else as text.
  */
-import type { RecordKind } from 'scratchlab/presentation';
+import type { Display, DisplayOptions } from 'scratchlab/presentation';
 import { isThenable } from '../execution/thenable.js';
 import { currentWriter, type MimeBundle } from '../tslab.js';
 import { newDisplayId, resultBundle, sendDisplay, updateDisplay } from './display.js';
 import type { HelperContext } from './helpers.js';
-
-/** Options of `display` and of its handle's `update`. */
-export interface DisplayOptions {
-  /** Rows shown at most in a table (default 40; `Infinity` for all). */
-  rows?: number;
-  /** The kind of the records, when their shape alone does not tell (e.g. an empty array). */
-  kind?: RecordKind;
-}
-
-/** What `display` answers. */
-export interface DisplayHandle {
-  /** The output's `display_id`. */
-  readonly id: string;
-  /** Replaces the output with `value`; settles once the update is sent. */
-  update(value: unknown, options?: DisplayOptions): Promise<void>;
-}
-
-/** `display(value, options?)`. */
-export type Display = (value: unknown, options?: DisplayOptions) => DisplayHandle;
 
 /** The bundle `display` sends for `value` (awaited first if it is a promise or a paged list). */
 export async function displayBundle(

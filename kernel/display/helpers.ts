@@ -5,13 +5,13 @@
  * {@link Chart} (`.save('chart.png')`, `.spec`); `show` answers nothing.
  */
 import {
-  type Chart,
-  type PlotOptions as ChartPlotOptions,
+  type CellPlotOptions,
   chartOf,
   JUPYTER_DISPLAY,
   mimeBundleOf,
-  type PlotData,
-  type RecordKind,
+  type Plot,
+  type Show,
+  type ShowOptions,
 } from 'scratchlab/presentation';
 import { isThenable } from '../execution/thenable.js';
 import { currentWriter, type MimeBundle, type WriteDisplayData } from '../tslab.js';
@@ -24,28 +24,6 @@ export interface HelperContext {
   /** The site's base URL, for links in tables (only the real site's pages are linked). */
   siteUrl(): string | undefined;
 }
-
-/** Options of `show` (as in the REPL). */
-export interface ShowOptions {
-  /** Rows shown at most (default 40; `Infinity` for all). */
-  rows?: number;
-  /** The kind of the records, when their shape alone does not tell (e.g. an empty array). */
-  kind?: RecordKind;
-}
-
-/** Options of `plot`: those of the logs chart, and which numbers of projects to draw. */
-export type PlotOptions = Omit<ChartPlotOptions, 'terminalVariables' | 'terminalUsers'>;
-
-/**
- * What `plot` draws: cloud log entries, projects, messages or activity rows, a remix tree, or a
- * Vega-Lite spec of your own; or a list or promise of them.
- */
-export type PlotInput = PlotData | PromiseLike<PlotData>;
-
-/** `show(value, options?)`. */
-export type Show = (value: unknown, options?: ShowOptions) => Promise<void>;
-/** `plot(data, options?)`: shows the chart in the calling cell and answers it. */
-export type Plot = (data: PlotInput, options?: PlotOptions) => Promise<Chart>;
 
 /**
  * What `show` displays: a table of records (with links on the real site), else a value's own bundle
@@ -80,7 +58,7 @@ export function createShow(context: HelperContext): Show {
 }
 
 /** The chart bundle of `data` (Vega-Lite, SVG, text), or a TypeError naming what `plot` accepts. */
-export async function plotBundle(data: unknown, options: PlotOptions = {}): Promise<MimeBundle> {
+export async function plotBundle(data: unknown, options: CellPlotOptions = {}): Promise<MimeBundle> {
   const chart = await chartOf(data, options).ready();
   return chart[JUPYTER_DISPLAY]();
 }

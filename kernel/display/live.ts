@@ -13,44 +13,12 @@
  * Recording is the presentation layer's {@link LiveRecorder} (shared with the REPL); this file
  * draws.
  */
-import {
-  type Chart,
-  checkLiveArguments,
-  type LivePoint,
-  LiveRecorder,
-  type LiveRecorderOptions,
-  type LiveSource,
-  type SavedFile,
-  summarizeLive,
-} from 'scratchlab/presentation';
+import { checkLiveArguments, type Live, LiveRecorder, summarizeLive } from 'scratchlab/presentation';
 import { chartBundle, newDisplayId, sendDisplay, textBundle, updateDisplay } from './display.js';
 import type { PendingDisplays } from './pending-displays.js';
 
 /** Least time between two redraws. */
 export const MIN_REDRAW_MS = 500;
-
-/** Options of `live`. */
-export interface LiveOptions extends LiveRecorderOptions {
-  /** Chart title (default `Live cloud values`). */
-  title?: string;
-}
-
-/** The handle `live` returns. */
-export interface LiveHandle {
-  /** Stops listening and draws the final chart. */
-  stop(): Promise<void>;
-  /** The chart of the values seen so far (the last `window` seconds). */
-  chart(): Chart;
-  /** Writes that chart to `file` (`.svg`, `.png`, `.html` or `.json`). */
-  save(file: string): Promise<SavedFile>;
-  /** Every numeric value seen so far, oldest first (at most 100,000; non-numeric values are skipped). */
-  readonly data: readonly LivePoint[];
-  /** How many non-numeric values of the recorded variables were skipped. */
-  readonly skipped: number;
-}
-
-/** `live(cloud, options?)`. */
-export type Live = (cloud: LiveSource, options?: LiveOptions) => LiveHandle;
 
 /** The live displays not stopped yet, so that a kernel shutdown can end them. */
 export class RunningLives {

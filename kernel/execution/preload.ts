@@ -53,26 +53,11 @@ const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
 /** Helpers declared as globals (the others are the preload's). */
 const GLOBAL_HELPERS = ['show', 'plot', 'live', 'display', 'store', 'sql'] as const;
 
-// The types of the helpers, as cells see them. They mirror kernel/display/helpers.ts and kernel/display/live.ts.
+// The types of the helpers, as cells see them: the package's own (presentation/cell-helpers.ts),
+// which the kernel's implementations are typed with too, so the two cannot drift.
 const PACKAGE = 'scratchlab';
 const PRESENTATION = "import('scratchlab/presentation')";
-const SHOW_TYPE = `(value: unknown, options?: { rows?: number; kind?: ${PRESENTATION}.RecordKind }) => Promise<void>`;
-// What `plot` draws (`PlotData` of the presentation layer), or a promise of it.
-const PLOT_INPUT = `${PRESENTATION}.PlotData | PromiseLike<${PRESENTATION}.PlotData>`;
-const PLOT_OPTIONS = `${PRESENTATION}.LogsChartOptions & { metrics?: readonly ${PRESENTATION}.ProjectMetric[] }`;
-const PLOT_TYPE = `(data: ${PLOT_INPUT}, options?: ${PLOT_OPTIONS}) => Promise<${PRESENTATION}.Chart>`;
-const LIVE_SOURCE =
-  "{ on(event: 'set' | 'sent', listener: (event: { name: string; value: string }) => void): unknown;" +
-  " off(event: 'set' | 'sent', listener: (event: { name: string; value: string }) => void): unknown;" +
-  ' connect?(): unknown; getAllVars?(): Record<string, string> }';
-const LIVE_OPTIONS = '{ variables?: readonly string[]; window?: number; title?: string }';
-const LIVE_HANDLE =
-  `{ stop(): Promise<void>; chart(): ${PRESENTATION}.Chart; save(file: string): Promise<${PRESENTATION}.SavedFile>;` +
-  ` readonly data: readonly ${PRESENTATION}.LivePoint[] }`;
-const DISPLAY_OPTIONS = `{ rows?: number; kind?: ${PRESENTATION}.RecordKind }`;
-const DISPLAY_TYPE = `(value: unknown, options?: ${DISPLAY_OPTIONS}) => { readonly id: string; update(value: unknown, options?: ${DISPLAY_OPTIONS}): Promise<void> }`;
 const STORE_TYPE = "import('scratchlab/data').Store";
-const LIVE_TYPE = `(cloud: ${LIVE_SOURCE}, options?: ${LIVE_OPTIONS}) => ${LIVE_HANDLE}`;
 
 /** The package's exports that become globals: identifiers, none of the kernel's own names. */
 export function globalExports(exports: readonly string[]): string[] {
@@ -91,10 +76,10 @@ export function globalsDeclarations(exports: readonly string[]): string {
     `export * from ${JSON.stringify(PACKAGE)};`,
     'declare global {',
     ...globalExports(exports).map((name) => `  export import ${name} = scratchlab.${name};`),
-    `  const show: ${SHOW_TYPE};`,
-    `  const plot: ${PLOT_TYPE};`,
-    `  const live: ${LIVE_TYPE};`,
-    `  const display: ${DISPLAY_TYPE};`,
+    `  const show: ${PRESENTATION}.Show;`,
+    `  const plot: ${PRESENTATION}.Plot;`,
+    `  const live: ${PRESENTATION}.Live;`,
+    `  const display: ${PRESENTATION}.Display;`,
     `  const store: ${STORE_TYPE};`,
     `  const sql: ${STORE_TYPE}['sql'];`,
     '}',

@@ -16,7 +16,7 @@ import { logoFiles } from './logo.js';
 type Env = Record<string, string | undefined>;
 
 /** Jupyter's `kernel.json`. */
-export interface KernelJson {
+interface KernelJson {
   argv: string[];
   display_name: string;
   language: string;
@@ -25,24 +25,24 @@ export interface KernelJson {
 }
 
 /** One kernelspec: its folder name and its `kernel.json`. */
-export interface Kernelspec {
+interface Kernelspec {
   name: string;
   json: KernelJson;
 }
 
 /** Where to install: the user's Jupyter data folder (default) or `<prefix>/share/jupyter`. */
-export interface InstallTarget {
+interface InstallTarget {
   prefix?: string;
   env?: Env;
 }
 
 /** The launcher Jupyter starts (`dist/kernel/launch.js`, one folder up once built). */
-export function launcherPath(): string {
+function launcherPath(): string {
   return fileURLToPath(new URL('../launch.js', import.meta.url));
 }
 
 /** The user's Jupyter data folder, as jupyter_core computes it. */
-export function userDataDir(env: Env = process.env): string {
+function userDataDir(env: Env = process.env): string {
   if (env.JUPYTER_DATA_DIR) return env.JUPYTER_DATA_DIR;
   const home = env.HOME || homedir();
   if (process.platform === 'darwin') return join(home, 'Library', 'Jupyter');
@@ -57,10 +57,7 @@ export function kernelsDir(target: InstallTarget = {}): string {
 }
 
 /** The two kernelspecs, with absolute paths of `node` and of the launcher. */
-export function kernelspecs(
-  node: string = process.execPath,
-  launcher: string = launcherPath(),
-): Kernelspec[] {
+function kernelspecs(node: string = process.execPath, launcher: string = launcherPath()): Kernelspec[] {
   const spec = (name: string, displayName: string, extra: string[], target: string): Kernelspec => ({
     name,
     json: {

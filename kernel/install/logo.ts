@@ -7,7 +7,7 @@
 import { Resvg } from '@resvg/resvg-js';
 
 /** Scratch's event-block orange, a stack of two white blocks with their notches, and a cursor. */
-export const LOGO_SVG = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 64 64">
+const LOGO_SVG = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 64 64">
 <rect x="2" y="2" width="60" height="60" rx="12" fill="#ffab19"/>
 <path d="M12 16h8l3 3h6l3-3h20v12H32l-3 3h-6l-3-3h-8z" fill="#fff"/>
 <path d="M12 34h8l3 3h6l3-3h12v12H32l-3 3h-6l-3-3h-8z" fill="#fff" fill-opacity=".8"/>
@@ -15,7 +15,7 @@ export const LOGO_SVG = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 64
 </svg>`;
 
 /** The logo as a `size`×`size` PNG. */
-export function logoPng(size: number): Buffer {
+function logoPng(size: number): Buffer {
   const rendered = new Resvg(LOGO_SVG, {
     fitTo: { mode: 'width', value: size },
     font: { loadSystemFonts: false },

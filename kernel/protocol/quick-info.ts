@@ -6,7 +6,7 @@
  */
 
 /** A symbol display part, as TypeScript's quick info carries them. */
-export interface DisplayPart {
+interface DisplayPart {
   text: string;
   kind: string;
 }
@@ -19,7 +19,7 @@ export interface QuickInfo {
 }
 
 /** Comment parts as text: `{@link X}` → `X`, `{@link X | label}` → `label`. */
-export function commentText(parts: readonly DisplayPart[] = []): string {
+function commentText(parts: readonly DisplayPart[] = []): string {
   let out = '';
   let inLink = false;
   let linkName = '';

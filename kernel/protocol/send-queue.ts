@@ -18,7 +18,7 @@ export interface Socket {
 }
 
 /** How long one send may wait for the socket (zeromq's own limit) before it fails with EAGAIN. */
-export const SEND_TIMEOUT_MS = 30_000;
+const SEND_TIMEOUT_MS = 30_000;
 
 export class QueuedSocket {
   readonly socket: Socket;

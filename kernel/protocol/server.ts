@@ -33,13 +33,13 @@ export type CellOutcome =
   | { status: 'error'; ename: string; evalue: string; traceback: string[] };
 
 /** Where a cell's display messages go: `update` replaces an earlier output with the same display id. */
-export type DisplayWriter = (
+type DisplayWriter = (
   content: { data: MimeBundle; metadata: Record<string, unknown>; transient: { display_id?: string } },
   update: boolean,
 ) => void;
 
 /** What the server needs from the rest of the kernel. */
-export interface KernelBackend {
+interface KernelBackend {
   /** Runs a cell's code as execution `count`; its displays go to `display`. */
   run(code: string, count: number, display: DisplayWriter): Promise<CellOutcome>;
   /** `kernel_info_reply` fields that vary: implementation version, TypeScript version, banner. */

@@ -11,10 +11,10 @@ import { type ShowOptions, showText } from './show.js';
 import type { Writer, WriterOptions } from './writer.js';
 
 /** Options of `display`: those of `show` (they make a value a table: `rows`, `kind`). */
-export type DisplayOptions = ShowOptions;
+type DisplayOptions = ShowOptions;
 
 /** What `display` writes to. */
-export interface DisplayHost extends WriterOptions {
+interface DisplayHost extends WriterOptions {
   output: NodeJS.WriteStream;
   /** Line editing is on: outputs can be redrawn in place. */
   isTerminal: boolean;
@@ -33,7 +33,7 @@ let nextId = 1;
  * is still on screen and the new one is no taller; otherwise (scrolled away, taller, or output
  * that is not a terminal) it prints the new output anew, below.
  */
-export class DisplayHandle {
+class DisplayHandle {
   /** Numbers the outputs of this REPL, from 1. */
   readonly id = nextId++;
   readonly #host: DisplayHost;
@@ -100,7 +100,7 @@ function render(host: DisplayHost, value: unknown, options: DisplayOptions): str
 }
 
 /** The `display` helper. */
-export type Display = (value: unknown, options?: DisplayOptions) => DisplayHandle | Promise<DisplayHandle>;
+type Display = (value: unknown, options?: DisplayOptions) => DisplayHandle | Promise<DisplayHandle>;
 
 /** Makes `display(value, options?)`. A list or promise is awaited first (the REPL awaits the call). */
 export function createDisplay(host: DisplayHost): Display {

@@ -24,7 +24,7 @@ import type { REPL_DISPLAY } from 'scratchlab/presentation';
 export const kDisplay: typeof REPL_DISPLAY = Symbol.for('scratchlab.repl.display') as typeof REPL_DISPLAY;
 
 /** A value that draws itself as REPL output. */
-export interface Displayable {
+interface Displayable {
   [kDisplay](context: DisplayContext): string;
 }
 

@@ -24,7 +24,7 @@ import { type PromptHost, PromptRegion } from '../terminal/prompt-region.js';
 import { awaitedByRepl, type DisplayContext, kDisplay } from './display.js';
 
 /** Options of `live`. */
-export interface LiveOptions extends LiveRecorderOptions {
+interface LiveOptions extends LiveRecorderOptions {
   /** Lines the chart takes (default: 4 per variable and 3, at most 60% of the terminal). */
   height?: number;
 }
@@ -52,7 +52,7 @@ export function stopLiveCharts(): number {
 }
 
 /** A running (or stopped) live chart: its handle at the prompt. */
-export class LiveChart {
+class LiveChart {
   readonly #recorder: LiveRecorder;
   readonly #host: LiveHost;
   readonly #region: PromptRegion;

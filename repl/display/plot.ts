@@ -8,7 +8,7 @@ import { type Chart, chartOf, type PlotData } from 'scratchlab/presentation';
 import { awaitedByRepl } from './display.js';
 
 /** Options of `plot`. */
-export interface PlotOptions {
+interface PlotOptions {
   /** Lines the terminal drawing may take (default: the terminal's height less 4, at most 30). */
   height?: number;
   /** Most variables plotted (default 3 in the terminal, 10 in saved files). */
@@ -22,7 +22,7 @@ export interface PlotOptions {
 }
 
 /** What `plot` draws: cloud log entries, projects, messages or activity rows, a remix tree, or a Vega-Lite spec. */
-export type PlotInput = PlotData;
+type PlotInput = PlotData;
 
 function chart(data: unknown, options: PlotOptions): Chart {
   const { height, maxVariables, topUsers, title, metrics } = options;

@@ -4,23 +4,23 @@
  * print nothing, and it erases itself when done, leaving the line to the result. While the
  * service makes the work wait (a 429), it counts down: "rate-limited, resuming in 2.1 s".
  */
-import { rateLimitMessage, type TransferProgress } from 'scratchlab';
-import { type ProgressReport, truncateToWidth } from 'scratchlab/presentation';
-
-const counts = new Intl.NumberFormat('en-US');
-const formatCount = (n: number): string => counts.format(n);
-
-export type { ProgressReport };
+import {
+  isTransferReport,
+  ProgressPacer,
+  type ProgressReport,
+  progressCounts,
+  truncateToWidth,
+} from 'scratchlab/presentation';
 
 /** A stream a bar can be drawn on (stderr). */
-export interface ProgressStream {
+interface ProgressStream {
   write(text: string): unknown;
   readonly isTTY?: boolean;
   readonly columns?: number;
 }
 
 /** Options of {@link ProgressBar}. */
-export interface ProgressBarOptions {
+interface ProgressBarOptions {
   /** Where to draw (default `process.stderr`); nothing is drawn unless it is a terminal. */
   stream?: ProgressStream;
   /** Milliseconds before the bar first appears (default 150). */
@@ -40,45 +40,25 @@ export function finishProgressBars(): void {
 const SPINNER = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
 const BAR_WIDTH = 24;
 
-function isTransfer(report: ProgressReport): report is TransferProgress {
-  return 'total' in report;
-}
-
-function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  const units = ['kB', 'MB', 'GB'];
-  let value = bytes / 1024;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit++;
-  }
-  return `${value.toFixed(value < 10 ? 1 : 0)} ${units[unit]}`;
-}
-
 /** One bar: feed it reports, it draws (throttled) and erases itself when the work is done. */
 export class ProgressBar {
   readonly #label: string;
   readonly #stream: ProgressStream;
-  readonly #delay: number;
-  readonly #interval: number;
-  readonly #started = Date.now();
+  readonly #pacer: ProgressPacer;
   #last: ProgressReport | null = null;
-  #drawnAt = 0;
   #visible = false;
   #finished = false;
   #frame = 0;
-  #timer: NodeJS.Timeout | undefined;
-  /** When the service's pause ends (`Date.now()` clock), while one is on. */
-  #resumeAt = 0;
-  /** Redraws the countdown while a pause is on (no reports come meanwhile). */
-  #ticker: NodeJS.Timeout | undefined;
 
   constructor(label: string, options: ProgressBarOptions = {}) {
     this.#label = label;
     this.#stream = options.stream ?? process.stderr;
-    this.#delay = options.delay ?? 150;
-    this.#interval = options.interval ?? 80;
+    const interval = options.interval ?? 80;
+    this.#pacer = new ProgressPacer(() => this.#draw(), {
+      delay: options.delay ?? 150,
+      interval,
+      countdownEvery: Math.max(100, interval),
+    });
     active.add(this);
   }
 
@@ -86,18 +66,11 @@ export class ProgressBar {
   update(report: ProgressReport): void {
     if (this.#finished) return;
     this.#last = report;
-    if (report.rateLimited) this.#pause(report.rateLimited.resumeInMs);
-    if (isTransfer(report) ? report.done >= report.total : report.done) {
+    if (isTransferReport(report) ? report.done >= report.total : report.done) {
       this.finish();
       return;
     }
-    const now = Date.now();
-    if (now - this.#started < this.#delay) {
-      // Draw when the delay is over, even if no report comes by then.
-      this.#timer ??= setTimeout(() => this.#draw(), this.#delay - (now - this.#started)).unref();
-      return;
-    }
-    if (now - this.#drawnAt >= this.#interval) this.#draw();
+    this.#pacer.report(report);
   }
 
   /** Erases the bar (if it was drawn); later reports are ignored. */
@@ -105,8 +78,7 @@ export class ProgressBar {
     if (this.#finished) return;
     this.#finished = true;
     active.delete(this);
-    clearTimeout(this.#timer);
-    clearInterval(this.#ticker);
+    this.#pacer.stop();
     if (this.#visible) this.#stream.write('\r\x1b[K');
     this.#visible = false;
   }
@@ -114,43 +86,21 @@ export class ProgressBar {
   /** The bar's text for the last report (no escapes), cut to `width`. */
   text(width: number): string {
     const report = this.#last;
-    const seconds = ((Date.now() - this.#started) / 1000).toFixed(1);
-    let body: string;
-    if (report && isTransfer(report)) {
+    let gauge: string;
+    if (report && isTransferReport(report)) {
       const ratio = report.total > 0 ? Math.min(1, report.done / report.total) : 0;
       const full = Math.round(ratio * BAR_WIDTH);
-      body = `${'█'.repeat(full)}${'░'.repeat(BAR_WIDTH - full)} ${formatCount(report.done)}/${formatCount(report.total)} · ${formatBytes(report.bytes)} · ${seconds}s`;
+      gauge = `${'█'.repeat(full)}${'░'.repeat(BAR_WIDTH - full)}`;
     } else {
-      const spinner = SPINNER[this.#frame % SPINNER.length]!;
-      const counts = report
-        ? `${formatCount(report.items)} ${report.items === 1 ? 'row' : 'rows'} · ${formatCount(report.pages)} ${report.pages === 1 ? 'page' : 'pages'}`
-        : 'starting';
-      body = `${spinner} ${counts} · ${seconds}s`;
+      gauge = SPINNER[this.#frame % SPINNER.length]!;
     }
-    const waitMs = this.#resumeAt - Date.now();
-    if (waitMs > 0) body += ` · ${rateLimitMessage(waitMs)}`;
+    const body = `${gauge} ${progressCounts(report)} · ${this.#pacer.seconds()}s${this.#pacer.suffix()}`;
     return truncateToWidth(`${this.#label} ${body}`, Math.max(10, width - 1));
   }
 
-  /** A pause of the service: the bar shows it at once (delay or not) and counts it down. */
-  #pause(resumeInMs: number): void {
-    this.#resumeAt = Math.max(this.#resumeAt, Date.now() + resumeInMs);
-    this.#draw();
-    clearInterval(this.#ticker);
-    this.#ticker = setInterval(
-      () => {
-        this.#draw();
-        if (Date.now() >= this.#resumeAt) clearInterval(this.#ticker);
-      },
-      Math.max(100, this.#interval),
-    ).unref();
-  }
-
   #draw(): void {
-    this.#timer = undefined;
     if (this.#finished || !this.#stream.isTTY) return;
     this.#frame++;
-    this.#drawnAt = Date.now();
     this.#visible = true;
     this.#stream.write(`\r\x1b[K${this.text(this.#stream.columns ?? 80)}`);
   }

@@ -24,10 +24,10 @@ export interface ShowOptions {
 }
 
 /** The `show` helper. */
-export type Show = (value: unknown, options?: ShowOptions) => undefined | Promise<void>;
+type Show = (value: unknown, options?: ShowOptions) => undefined | Promise<void>;
 
 /** What `show` writes to. */
-export interface ShowTarget extends WriterOptions {
+interface ShowTarget extends WriterOptions {
   write(text: string): void;
   notes: OutputNotes;
 }

@@ -18,7 +18,7 @@ import { importOption } from './module-loader.js';
 import { transpile } from './transpile.js';
 
 /** What the evaluator works with. */
-export interface EvaluatorOptions {
+interface EvaluatorOptions {
   /** Marked busy while an input runs. */
   activity: Activity;
   /** Tells whether the input printed something itself (then its `undefined` is not printed). */

@@ -46,7 +46,7 @@ interface Marked {
 }
 
 /** What the wrappers are installed on (the SDK's classes, and its HTTP client's prototype). */
-export interface InterruptTargets {
+interface InterruptTargets {
   PagedList: typeof PagedList;
   Projects: typeof Projects;
   /** `Object.getPrototypeOf(session.http)`: every request goes through its `request`. */

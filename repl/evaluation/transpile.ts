@@ -9,7 +9,7 @@ import type { TransformOptions, TransformResult } from 'esbuild';
 import { resolveScratchlabImports } from './module-loader.js';
 
 /** JavaScript ready to run. */
-export interface Transpiled {
+interface Transpiled {
   /** The script's source. */
   readonly code: string;
   /** True when `code` is an async function call: its value is the promise of the input's value. */

@@ -11,7 +11,7 @@ import { askHidden, PromptCancelled, type PromptTerminal } from '../terminal/pas
 import { style } from '../terminal/style.js';
 
 /** What the commands work on. */
-export interface CommandContext {
+interface CommandContext {
   /** The prompt's session now (once it is open: it opens while the user types). */
   current(): Promise<Session>;
   /** Makes `session` the prompt's session (the `session` global). */
@@ -40,7 +40,7 @@ export function whoami(session: Session): string {
 }
 
 /** The `.help` text; `commands` are the REPL's dot-commands with their one-line help. */
-export function helpText(
+function helpText(
   commands: Readonly<Record<string, { help?: string } | undefined>>,
   context: Pick<CommandContext, 'color' | 'historyFile'> & { sandbox: boolean },
 ): string {

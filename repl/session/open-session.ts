@@ -7,7 +7,7 @@ import { askHidden, PromptCancelled } from '../terminal/password.js';
 import type { ReplTerminal } from '../terminal/terminal.js';
 
 /** Options of {@link openSession}. */
-export interface OpenSessionOptions {
+interface OpenSessionOptions {
   /** Start the embedded sandbox and log in its demo account. */
   sandbox?: boolean;
   /** `SCRATCH_USERNAME`, `SCRATCH_PASSWORD`, `HOME`, `XDG_*`. */

@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { style } from './style.js';
 
 /** The package's version (read from its package.json; `''` if it cannot be read). */
-export function packageVersion(): string {
+function packageVersion(): string {
   try {
     const text = readFileSync(new URL('../../../package.json', import.meta.url), 'utf8');
     const version: unknown = (JSON.parse(text) as { version?: unknown }).version;
@@ -16,7 +16,7 @@ export function packageVersion(): string {
 }
 
 /** What the banner says. */
-export interface BannerInfo {
+interface BannerInfo {
   /** Whether the sandbox runs (then `sandbox` is a global). */
   sandbox: boolean;
   color: boolean;

@@ -10,7 +10,7 @@ import type { EventEmitter } from 'node:events';
 import type { Key } from 'node:readline';
 
 /** What a keypress listener receives. */
-export type KeypressListener = (text: string | undefined, key: Key | undefined) => void;
+type KeypressListener = (text: string | undefined, key: Key | undefined) => void;
 
 /** An ended capture: gives the keyboard back. */
 export type Release = () => void;

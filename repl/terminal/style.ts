@@ -4,7 +4,7 @@
  */
 
 /** Text styles, or identity functions when colours are off. */
-export interface Style {
+interface Style {
   bold(text: string): string;
   dim(text: string): string;
   red(text: string): string;

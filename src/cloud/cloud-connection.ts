@@ -42,7 +42,7 @@ export interface DisconnectInfo {
   willReconnect: boolean;
 }
 
-export interface ConnectionConfig {
+interface ConnectionConfig {
   url: string;
   /** Headers of each try (read fresh every time: a session may have logged in again). */
   headers: () => Record<string, string>;
@@ -62,7 +62,7 @@ export interface ConnectionConfig {
   random?: () => number;
 }
 
-export interface ConnectionHooks {
+interface ConnectionHooks {
   /**
    * A frame arrived; `initial` while the handshake's answer (the current values) is awaited.
    * Returns whether the frame held a cloud message: a frame with none (a server's text warning)

@@ -10,12 +10,29 @@
  *   `timestamp` null. Values the server sends right after the first handshake are state, not
  *   activity, and are not reported; values that changed during an outage are.
  */
+
+import { PollLoop, type PollRun } from '../http/poll-loop.js';
 import type { CloudLogEntry, CloudVerb } from '../records/records.js';
 import { assertInteger, assertSeconds, describe } from '../records/validate.js';
-import type { Cloud, CloudSetEvent } from './cloud.js';
 import { LOGS_PAGE_SIZE } from './cloud-logs.js';
 import { anchorOf, countNew, entryKey } from './log-anchor.js';
+import type { CloudSetLike } from './requests/cloud-like.js';
 import { TypedEmitter } from './typed-emitter.js';
+
+/**
+ * What {@link CloudEvents} reads from a cloud connection; `Cloud` fits it. Structural, so this
+ * file does not import `cloud.ts` (which makes a `CloudEvents` in `events()`).
+ */
+export interface CloudEventsHost {
+  /** True on the platform, where the cloud log tells who set a variable. */
+  readonly isPlatform: boolean;
+  /** Connects if needed; settles when ready. */
+  connect(): Promise<void>;
+  on(event: 'set', listener: (event: CloudSetLike) => void): unknown;
+  off(event: 'set', listener: (event: CloudSetLike) => void): unknown;
+  /** The cloud log, newest first; throws where there is none. */
+  logs(options: { limit: number; offset?: number }): PromiseLike<readonly CloudLogEntry[]>;
+}
 
 /** Where the events come from. */
 export type CloudEventsSource = 'logs' | 'websocket';
@@ -63,23 +80,17 @@ export class CloudEvents extends TypedEmitter<CloudEventsMap> {
   /** Entries per poll request (`logs` source). */
   readonly limit: number;
 
-  readonly #cloud: Cloud;
+  readonly #cloud: CloudEventsHost;
+  readonly #loop: PollLoop;
   /** The newest entries of the last poll (see `log-anchor.ts`); null before the first poll. */
   #anchor: string[] | null = null;
-  #running = false;
-  #ready = false;
-  #run = 0;
-  #timer: ReturnType<typeof setTimeout> | null = null;
-  /** What `start()` answers while running: settles on `ready`. */
-  #started: Promise<void> | null = null;
-  #settleStart: { resolve: () => void; reject: (error: Error) => void } | null = null;
-  readonly #onSet = (event: CloudSetEvent) => {
+  readonly #onSet = (event: CloudSetLike) => {
     // The first connection's initial values arrive before `ready`: they are state, not activity.
-    if (!this.#ready) return;
+    if (!this.#loop.ready) return;
     this.emit('set', { user: null, verb: 'set', name: event.name, value: event.value, timestamp: null });
   };
 
-  constructor(cloud: Cloud, options: CloudEventsOptions = {}) {
+  constructor(cloud: CloudEventsHost, options: CloudEventsOptions = {}) {
     super();
     const source = options.source ?? (cloud.isPlatform ? 'logs' : 'websocket');
     if (source !== 'logs' && source !== 'websocket') {
@@ -92,11 +103,19 @@ export class CloudEvents extends TypedEmitter<CloudEventsMap> {
     this.limit =
       options.limit === undefined ? LOGS_PAGE_SIZE : assertInteger(options.limit, 'limit', 1, LOGS_PAGE_SIZE);
     this.#cloud = cloud;
+    this.#loop = new PollLoop({
+      interval,
+      name: 'CloudEvents',
+      // The websocket source "polls" once: it connects, and the connection pushes from then on.
+      poll: (run) => (this.source === 'websocket' ? this.#connect(run) : this.#pollLogs(run)),
+      onError: (error) => this.emit('error', error),
+      onReady: () => this.emit('ready', undefined),
+    });
   }
 
   /** True between `start()` and `stop()`. */
   get running(): boolean {
-    return this.#running;
+    return this.#loop.running;
   }
 
   /**
@@ -112,7 +131,7 @@ export class CloudEvents extends TypedEmitter<CloudEventsMap> {
    * @throws TypeError (as a rejection) when the `logs` source has no logs endpoint (pass `logsHost`)
    */
   start(): Promise<void> {
-    if (this.#started) return this.#started;
+    if (this.#loop.running) return this.#loop.start();
     if (this.source === 'logs') {
       // A missing endpoint is a mistake to fix, not an outage: reject now, unhandled if ignored.
       try {
@@ -120,34 +139,11 @@ export class CloudEvents extends TypedEmitter<CloudEventsMap> {
       } catch (error) {
         return Promise.reject(error);
       }
-    }
-    this.#running = true;
-    this.#ready = false;
-    this.#anchor = null;
-    const run = ++this.#run;
-    const started = new Promise<void>((resolve, reject) => {
-      this.#settleStart = { resolve, reject };
-    });
-    // Outages are reported as `error` events too: a caller who ignores the promise must not crash.
-    started.catch(() => undefined);
-    this.#started = started;
-    if (this.source === 'websocket') {
-      this.#cloud.on('set', this.#onSet);
-      this.#cloud.connect().then(
-        () => {
-          if (run === this.#run) this.#becomeReady();
-        },
-        (thrown: unknown) => {
-          if (run !== this.#run) return;
-          const error = thrown instanceof Error ? thrown : new Error(String(thrown));
-          this.#halt(error);
-          this.emit('error', error);
-        },
-      );
     } else {
-      void this.#poll(run);
+      this.#cloud.on('set', this.#onSet);
     }
-    return started;
+    this.#anchor = null;
+    return this.#loop.start();
   }
 
   /**
@@ -155,53 +151,39 @@ export class CloudEvents extends TypedEmitter<CloudEventsMap> {
    * unseen). The cloud connection itself stays as it is.
    */
   async stop(): Promise<void> {
-    this.#halt(new Error('CloudEvents was stopped before it was ready'));
-  }
-
-  #becomeReady(): void {
-    this.#ready = true;
-    const settle = this.#settleStart;
-    this.#settleStart = null;
-    settle?.resolve();
-    this.emit('ready', undefined);
+    this.#halt();
   }
 
   /** Stops the source; `start()` rejects with `reason` if it has not settled. */
-  #halt(reason: Error): void {
-    this.#running = false;
-    this.#ready = false;
-    this.#run++;
-    this.#started = null;
-    const settle = this.#settleStart;
-    this.#settleStart = null;
-    settle?.reject(reason);
-    if (this.#timer !== null) clearTimeout(this.#timer);
-    this.#timer = null;
+  #halt(reason?: Error): void {
+    this.#loop.stop(reason);
     this.#cloud.off('set', this.#onSet);
   }
 
-  async #poll(run: number): Promise<void> {
+  async #connect(run: PollRun): Promise<false> {
     try {
-      const { read, fresh } = await this.#readNew();
-      if (run !== this.#run) return;
-      this.#anchor = anchorOf(read, 2 * this.limit);
-      if (!this.#ready) {
-        this.#becomeReady(); // the first poll only marks what is already there
-      } else {
-        for (const entry of fresh) {
-          if (run !== this.#run) return; // a listener stopped us
-          this.emit(entry.verb, { ...entry });
-        }
-      }
-    } catch (error) {
-      if (run !== this.#run) return;
-      this.emit('error', error instanceof Error ? error : new Error(String(error)));
+      await this.#cloud.connect();
+    } catch (thrown) {
+      if (!run.live()) return false;
+      const error = thrown instanceof Error ? thrown : new Error(String(thrown));
+      this.#halt(error);
+      this.emit('error', error);
     }
-    if (run !== this.#run) return;
-    this.#timer = setTimeout(() => {
-      this.#timer = null;
-      void this.#poll(run);
-    }, this.interval * 1000);
+    return false;
+  }
+
+  /** One poll of the log: the first only marks what is already there (no replay of history). */
+  async #pollLogs(run: PollRun): Promise<true> {
+    const first = this.#anchor === null;
+    const { read, fresh } = await this.#readNew();
+    if (!run.live()) return true;
+    this.#anchor = anchorOf(read, 2 * this.limit);
+    if (first) return true;
+    for (const entry of fresh) {
+      if (!run.live()) return true; // a listener stopped us
+      this.emit(entry.verb, { ...entry });
+    }
+    return true;
   }
 
   /**

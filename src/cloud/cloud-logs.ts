@@ -17,7 +17,7 @@ export interface CloudLogOptions extends PageOptions, WalkOptions {
 }
 
 /** Reads one raw page: at most {@link LOGS_PAGE_SIZE} rows from `offset`. */
-export type RawLogFetcher = (limit: number, offset: number, signal?: AbortSignal) => Promise<unknown>;
+type RawLogFetcher = (limit: number, offset: number, signal?: AbortSignal) => Promise<unknown>;
 
 const VERBS: Record<CloudLogRow['verb'], CloudVerb> = {
   set_var: 'set',
@@ -30,7 +30,7 @@ const VERBS: Record<CloudLogRow['verb'], CloudVerb> = {
  * Maps one wire row to an entry: verb `set_var` → `set` and so on, name without `☁ `,
  * value as a string. Throws {@link ApiError} for a row the client cannot read.
  */
-export function toLogEntry(row: unknown, url: string): CloudLogEntry {
+function toLogEntry(row: unknown, url: string): CloudLogEntry {
   const record = row !== null && typeof row === 'object' ? (row as Record<string, unknown>) : undefined;
   const verb =
     record && typeof record.verb === 'string' ? VERBS[record.verb as CloudLogRow['verb']] : undefined;

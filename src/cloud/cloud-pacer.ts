@@ -28,7 +28,7 @@ interface Waiting<T> {
 }
 
 /** How the pacer sees the socket. */
-export interface PacerSink<T> {
+interface PacerSink<T> {
   /** Whether a socket is ready now. */
   canSend(): boolean;
   /** Writes one item; false when it was not written (it then stays queued). */

@@ -19,7 +19,7 @@ function loadWs(): typeof WsWebSocket {
 export type WebSocketConstructor = abstract new (...args: never[]) => unknown;
 
 /** The events the client listens to, as WHATWG and `ws` both deliver them. */
-export interface SocketEvent {
+interface SocketEvent {
   data?: unknown;
   code?: number;
   reason?: string;

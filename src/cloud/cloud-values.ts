@@ -76,7 +76,7 @@ export function checkName(name: unknown, argument = 'name'): string {
 }
 
 /** The rules a value is checked against. */
-export interface ValueRules {
+interface ValueRules {
   /** Allow any text, not just numbers. */
   allowNonNumeric: boolean;
   /** At most this many characters. */

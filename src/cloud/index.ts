@@ -28,6 +28,7 @@ export { CloudError } from './cloud-error.js';
 export {
   type CloudActivity,
   CloudEvents,
+  type CloudEventsHost,
   type CloudEventsMap,
   type CloudEventsOptions,
   type CloudEventsSource,

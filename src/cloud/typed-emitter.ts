@@ -6,7 +6,7 @@
  * server went away. An exception thrown by a listener is reported as an `error` event (or, without
  * `error` listeners or from an `error` listener, rethrown outside the emitter), so one bad listener cannot break the socket.
  */
-export type EventMap = { error: Error } & Record<string, unknown>;
+type EventMap = { error: Error } & Record<string, unknown>;
 type Listener<T> = (payload: T) => void;
 
 export class TypedEmitter<Events extends EventMap> {

@@ -18,7 +18,7 @@
  */
 
 /** One variable's latest write. */
-export interface LedgerEntry {
+interface LedgerEntry {
   /** The name without `☁ `. */
   readonly name: string;
   /** The value as it was written. */
@@ -26,7 +26,7 @@ export interface LedgerEntry {
 }
 
 /** Options of a {@link WriteLedger}. */
-export interface WriteLedgerOptions {
+interface WriteLedgerOptions {
   /**
    * Sends a probe answered once the server has read everything written before it (a ping);
    * false when the socket cannot. `onAnswer` is called at most once.
@@ -50,7 +50,7 @@ interface Entry {
 }
 
 /** The default age after which a write counts as arrived. */
-export const LEDGER_WINDOW_MS = 2000;
+const LEDGER_WINDOW_MS = 2000;
 const DEFAULT_MAX_ENTRIES = 1024;
 /** Pings cost the server a pong each: a burst of sets shares one per this many milliseconds. */
 const DEFAULT_MIN_PROBE_GAP_MS = 20;

@@ -79,7 +79,7 @@ const SKEW_MS = 5_000;
 const LIVE_WINDOW_MS = 60_000;
 
 /** The columns of a recorded table. */
-export const ACTIVITY_COLUMNS =
+const ACTIVITY_COLUMNS =
   'project VARCHAR, "timestamp" TIMESTAMP, "user" VARCHAR, verb VARCHAR, name VARCHAR, value VARCHAR, source VARCHAR, received TIMESTAMP';
 
 /** A running recording (see the file's comment). */

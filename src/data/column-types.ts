@@ -18,7 +18,7 @@ const SCALARS: ReadonlySet<string> = new Set(['BOOLEAN', 'BIGINT', 'DOUBLE', 'TI
 const ISO_TIME = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/;
 
 /** Whether `text` is a time the store keeps as `TIMESTAMP`. */
-export function isIsoTime(text: string): boolean {
+function isIsoTime(text: string): boolean {
   // The cheap checks first: most texts are not times.
   return (
     text.length >= 17 &&

@@ -11,7 +11,6 @@
  * ```
  */
 export {
-  ACTIVITY_COLUMNS,
   CloudRecorder,
   type CloudRecorderEvents,
   type RecordCloudOptions,

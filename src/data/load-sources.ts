@@ -7,7 +7,7 @@ import { PagedList } from '../http/paging.js';
 import { kListWindow, type ListWindow } from '../rows/list-window.js';
 
 /** Records of a batch, and whose list they come from (it names the author of a user's own rows). */
-export interface SourceBatch {
+interface SourceBatch {
   records: readonly unknown[];
   owner?: string;
 }

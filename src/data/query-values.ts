@@ -11,7 +11,7 @@ import type { DuckDB } from './duckdb-module.js';
 export type SqlValue = string | number | bigint | boolean | Date | null | readonly SqlValue[];
 
 /** `value` as a DuckDB parameter. */
-export function toParameter(duck: DuckDB, value: unknown): DuckDBValue {
+function toParameter(duck: DuckDB, value: unknown): DuckDBValue {
   if (value === null || value === undefined) return null;
   switch (typeof value) {
     case 'string':
@@ -51,7 +51,7 @@ export function toParameters(
 const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 
 /** A result value as plain JavaScript (see the file's comment). */
-export function plainValue(value: unknown): unknown {
+function plainValue(value: unknown): unknown {
   if (typeof value === 'bigint')
     return value <= MAX_SAFE && value >= -MAX_SAFE ? Number(value) : String(value);
   if (value === null || typeof value !== 'object' || value instanceof Date) return value;

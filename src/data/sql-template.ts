@@ -5,7 +5,7 @@
  */
 
 /** A statement and its parameters. */
-export interface Statement {
+interface Statement {
   text: string;
   params: unknown[];
 }

@@ -24,7 +24,7 @@ export interface Column {
 }
 
 /** The most columns a load gives one table: a guard against records with unbounded key sets. */
-export const MAX_COLUMNS = 2000;
+const MAX_COLUMNS = 2000;
 
 /** The columns of `table` in the store, or null when there is no such table. */
 export async function readColumns(connection: DuckDBConnection, table: string): Promise<Column[] | null> {
@@ -53,7 +53,7 @@ export async function readColumns(connection: DuckDBConnection, table: string): 
 }
 
 /** What a batch asks of the table: columns to add and columns to widen. */
-export interface SchemaChange {
+interface SchemaChange {
   add: Column[];
   widen: { name: string; from: ColumnType; to: ColumnType }[];
 }

@@ -19,7 +19,7 @@ function millisOf(value: unknown): number {
 }
 
 /** A value as text: lists and objects as JSON, dates as ISO 8601. */
-export function textOf(value: unknown): string {
+function textOf(value: unknown): string {
   if (typeof value === 'string') return value;
   if (value instanceof Date) return Number.isNaN(value.getTime()) ? '' : value.toISOString();
   if (typeof value === 'object' && value !== null) {

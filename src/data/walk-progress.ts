@@ -10,7 +10,7 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 export const WALKS_TABLE = '_scratchlab_walks';
 
 /** Records and batches stored so far by one walk. */
-export interface WalkProgress {
+interface WalkProgress {
   rows: number;
   pages: number;
 }

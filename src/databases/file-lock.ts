@@ -17,7 +17,7 @@ const ORPHAN_AFTER_MS = 2000;
 const GUARD_STALE_MS = 5000;
 
 /** Options of {@link withFileLock}. */
-export interface FileLockOptions {
+interface FileLockOptions {
   /** How long to wait for a lock another holder has, in ms. */
   timeout: number;
   /** After how long without a refresh a lock counts as abandoned, in ms (at least 2000). */
@@ -27,14 +27,14 @@ export interface FileLockOptions {
 }
 
 /** Who holds a lock: written next to it by the holder. */
-export interface LockHolder {
+interface LockHolder {
   pid: number;
   host: string;
   since: string;
 }
 
 /** Thrown when a lock stays taken for longer than the timeout. */
-export class FileLockTimeoutError extends Error {
+class FileLockTimeoutError extends Error {
   constructor(
     message: string,
     readonly holder: LockHolder | undefined,

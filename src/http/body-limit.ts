@@ -38,7 +38,7 @@ const MAX_ENCODINGS = 5;
  * Collects decoded chunks and fails once their total passes `limit`. Bytes are copied into one
  * growing buffer (doubling) so the final answer needs no second full-size copy.
  */
-export class BoundedBuffer {
+class BoundedBuffer {
   #buffer: Buffer = Buffer.alloc(0);
   #length = 0;
   constructor(readonly limit: number) {}
@@ -75,7 +75,7 @@ export class BoundedBuffer {
 }
 
 /** Callbacks of a {@link BodyDecoder}. */
-export interface BodyDecoderEvents {
+interface BodyDecoderEvents {
   /** The decoded body, complete. */
   done(bytes: Uint8Array): void;
   /** A decoding error, or a {@link BodyLimitError}. */

@@ -7,14 +7,10 @@
 import { MAX_PAGE_SIZE, type PageFetcher } from './paging.js';
 
 /** Reads up to `limit` rows at or before `dateLimit` (all the newest when `undefined`), newest first. */
-export type DatePageReader<T> = (
-  limit: number,
-  dateLimit: string | undefined,
-  signal?: AbortSignal,
-) => Promise<T[]>;
+type DatePageReader<T> = (limit: number, dateLimit: string | undefined, signal?: AbortSignal) => Promise<T[]>;
 
 /** What the walk reads of a row. */
-export interface DatedRow {
+interface DatedRow {
   id: string | number;
   datetime_created: string;
 }

@@ -24,7 +24,7 @@ import {
 
 export type { FetchInit, FetchLike, FetchResponse } from './transport.js';
 
-export interface HttpOptions {
+interface HttpOptions {
   /** A `fetch`-compatible function instead of the built-in transport (its decoder is its own). */
   fetch?: FetchLike;
   /** A tough-cookie `CookieJar` (from the ESM or the CommonJS build). */
@@ -522,7 +522,7 @@ function setCookieLines(headers: FetchResponse['headers']): string[] {
 }
 
 /** Appends query parameters, skipping `undefined`. */
-export function withQuery(url: string, query?: RequestOptions['query']): string {
+function withQuery(url: string, query?: RequestOptions['query']): string {
   if (!query) return url;
   const parsed = new URL(url);
   for (const [key, value] of Object.entries(query)) {

@@ -18,9 +18,9 @@ import type { RateLimitListener, RateLimitWait } from './request-budget.js';
 /** The service's cap on `limit`. */
 export const MAX_PAGE_SIZE = 40;
 /** Rows read by `await list` when no limit is given: one full request. */
-export const DEFAULT_LIMIT = 40;
+const DEFAULT_LIMIT = 40;
 /** Requests kept in flight ahead of the reader in a walk. */
-export const DEFAULT_PREFETCH = 5;
+const DEFAULT_PREFETCH = 5;
 
 /** Which rows of a list to read. */
 export interface PageOptions {
@@ -68,7 +68,7 @@ export interface WalkOptions {
 export type PageFetcher<T> = (limit: number, offset: number, signal?: AbortSignal) => Promise<T[]>;
 
 /** Checks `{ limit, offset }` and fills in defaults. */
-export function normalizePage(page: PageOptions = {}, defaultLimit = DEFAULT_LIMIT): Required<PageOptions> {
+function normalizePage(page: PageOptions = {}, defaultLimit = DEFAULT_LIMIT): Required<PageOptions> {
   if (page === null || typeof page !== 'object') throw new TypeError('page options must be an object');
   const limit = page.limit === undefined ? defaultLimit : assertInteger(page.limit, 'limit', 1);
   const offset = page.offset === undefined ? 0 : assertInteger(page.offset, 'offset', 0);

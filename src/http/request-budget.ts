@@ -41,7 +41,7 @@ const DECREASE = 0.5;
 /** Each second of successes wins back this share of the configured rate. */
 const INCREASE_PER_SECOND = 0.05;
 /** Requests waiting for their turn at most, per group: past it a request fails at once. */
-export const MAX_QUEUED = 10_000;
+const MAX_QUEUED = 10_000;
 
 interface Waiter {
   resolve(): void;

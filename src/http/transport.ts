@@ -12,7 +12,7 @@ import type { Dispatcher } from 'undici';
 import { BodyDecoder, BodyLimitError, readStreamBounded } from './body-limit.js';
 
 /** The header view of an answer (the global `Headers` fits). */
-export interface HeaderView {
+interface HeaderView {
   get(name: string): string | null;
   getSetCookie?(): string[];
 }
@@ -41,12 +41,12 @@ export interface FetchInit {
 export type FetchLike = (url: string, init: FetchInit) => Promise<FetchResponse>;
 
 /** One exchange to send: `maxBytes` caps the decoded body. */
-export interface WireRequest extends FetchInit {
+interface WireRequest extends FetchInit {
   maxBytes: number;
 }
 
 /** An answer read whole. */
-export interface WireAnswer {
+interface WireAnswer {
   status: number;
   headers: HeaderView;
   bytes: Uint8Array;

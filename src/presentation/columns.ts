@@ -5,59 +5,13 @@
  * image URLs) is a judgement no generic key walk makes.
  */
 import { describeActivity } from './activity-rows.js';
+import type { Cell, Column, ColumnContext } from './column.js';
 import type { RecordKind, RecordOfKind } from './detect.js';
 import { formatCount, formatDate, formatTimestamp } from './format.js';
 import { FORUM_POST_COLUMNS, FORUM_TOPIC_COLUMNS } from './forum-columns.js';
 import { userLabel } from './known-users.js';
 
-/** A raw cell value, before formatting. */
-export type Cell = string | number | boolean | null;
-
-/** What a table knows besides its records. */
-export interface ColumnContext {
-  /**
-   * Whose list the records are, when it is one user's own (`users.projects(u)`): rows of such a
-   * list name no author (WIRE.md §10), so the author column shows this username.
-   */
-  readonly owner?: string;
-}
-
-/** What renderers need to know about a column (everything but how to read a record). */
-export interface ColumnSpec {
-  /** Stable identifier, e.g. `"views"`. */
-  readonly key: string;
-  /** Header text. */
-  readonly header: string;
-  /** Numbers are right-aligned; text defaults to left. */
-  readonly align?: 'left' | 'right';
-  /** Longest a cell may be shown (in terminal columns); longer text is cut with `…`. */
-  readonly maxWidth?: number;
-  /** Narrowest the column may shrink to before it is dropped instead (text columns only). */
-  readonly minWidth?: number;
-  /**
-   * How much the column matters: when the terminal is too narrow, the columns with the lowest
-   * priority are dropped first.
-   */
-  readonly priority: number;
-}
-
-/** A column of a table of records of type `R`. */
-export interface Column<R> extends ColumnSpec {
-  /**
-   * The raw value of this column for a record. Never throws on the shapes real answers have:
-   * fields WIRE.md §10 says may be missing or null give `null`.
-   */
-  get(record: R, context: ColumnContext): Cell;
-  /** Cell text for a raw value; the default shows numbers as-is, booleans as `yes`/`no`. */
-  format?(value: Cell): string;
-  /** A site-relative link for the cell (e.g. `/users/alice/`), used by the HTML renderer. */
-  href?(record: R, context: ColumnContext): string | null;
-  /**
-   * A flag column left out of a table of several records that all share one value (every row of
-   * a search is public): it would say nothing.
-   */
-  readonly dropIfUniform?: boolean;
-}
+export type { Cell, Column, ColumnContext, ColumnSpec } from './column.js';
 
 const userPath = (username: string): string => `/users/${encodeURIComponent(username)}/`;
 const projectPath = (id: number): string => `/projects/${id}/`;
@@ -85,18 +39,51 @@ function projectAuthor(p: RecordOfKind['project'], context: ColumnContext): Cell
   return userLabel(author?.id) || null;
 }
 
+/** The `id` and `title` columns of a record with a page at `path(id)`, both linked to it. */
+function idAndTitle<R extends { id: number; title?: unknown }>(path: (id: number) => string): Column<R>[] {
+  return [
+    {
+      key: 'id',
+      header: 'id',
+      align: 'right',
+      priority: 80,
+      get: (r) => cell(r.id),
+      href: (r) => path(r.id),
+    },
+    {
+      key: 'title',
+      header: 'title',
+      priority: 100,
+      maxWidth: 40,
+      minWidth: 16,
+      get: (r) => cell(r.title),
+      href: (r) => path(r.id),
+    },
+  ];
+}
+
+/** A column of usernames (at most 20 wide), each linked to its profile. */
+function userColumn<R>(key: string, priority: number, get: (record: R) => unknown): Column<R> {
+  return {
+    key,
+    header: key,
+    priority,
+    maxWidth: 20,
+    get: (r) => cell(get(r)),
+    href: (r) => linkTo(userPath, cell(get(r))),
+  };
+}
+
+/** A right-aligned count column (`1,234`), the header being its key. */
+function countColumn<R>(key: string, priority: number, get: (record: R) => unknown): Column<R> {
+  return { key, header: key, align: 'right', priority, get: (r) => cell(get(r)), format: count };
+}
+
 type Columns = { readonly [K in RecordKind]: ReadonlyArray<Column<RecordOfKind[K]>> };
 
 const COLUMNS: Columns = {
   user: [
-    {
-      key: 'username',
-      header: 'username',
-      priority: 100,
-      maxWidth: 20,
-      get: (u) => cell(u.username),
-      href: (u) => linkTo(userPath, cell(u.username)),
-    },
+    userColumn('username', 100, (u) => u.username),
     { key: 'id', header: 'id', align: 'right', priority: 50, get: (u) => cell(u.id) },
     { key: 'country', header: 'country', priority: 60, maxWidth: 20, get: (u) => cell(u.profile?.country) },
     { key: 'joined', header: 'joined', minWidth: 10, priority: 40, get: (u) => joined(u.history?.joined) },
@@ -110,23 +97,7 @@ const COLUMNS: Columns = {
     },
   ],
   project: [
-    {
-      key: 'id',
-      header: 'id',
-      align: 'right',
-      priority: 80,
-      get: (p) => cell(p.id),
-      href: (p) => projectPath(p.id),
-    },
-    {
-      key: 'title',
-      header: 'title',
-      priority: 100,
-      maxWidth: 40,
-      minWidth: 16,
-      get: (p) => cell(p.title),
-      href: (p) => projectPath(p.id),
-    },
+    ...idAndTitle(projectPath),
     {
       key: 'author',
       header: 'author',
@@ -135,60 +106,16 @@ const COLUMNS: Columns = {
       get: projectAuthor,
       href: (p, context) => linkTo(userPath, projectAuthor(p, context)),
     },
-    {
-      key: 'views',
-      header: 'views',
-      align: 'right',
-      priority: 70,
-      get: (p) => cell(p.stats?.views),
-      format: count,
-    },
-    {
-      key: 'loves',
-      header: 'loves',
-      align: 'right',
-      priority: 60,
-      get: (p) => cell(p.stats?.loves),
-      format: count,
-    },
-    {
-      key: 'favorites',
-      header: 'favorites',
-      align: 'right',
-      priority: 40,
-      get: (p) => cell(p.stats?.favorites),
-      format: count,
-    },
-    {
-      key: 'remixes',
-      header: 'remixes',
-      align: 'right',
-      priority: 30,
-      get: (p) => cell(p.stats?.remixes),
-      format: count,
-    },
+    countColumn('views', 70, (p) => p.stats?.views),
+    countColumn('loves', 60, (p) => p.stats?.loves),
+    countColumn('favorites', 40, (p) => p.stats?.favorites),
+    countColumn('remixes', 30, (p) => p.stats?.remixes),
     // `null` while unshared: shown as an empty cell.
     { key: 'shared', header: 'shared', minWidth: 10, priority: 50, get: (p) => date(p.history?.shared) },
     { key: 'public', header: 'public', priority: 20, dropIfUniform: true, get: (p) => cell(p.public) },
   ],
   studio: [
-    {
-      key: 'id',
-      header: 'id',
-      align: 'right',
-      priority: 80,
-      get: (s) => cell(s.id),
-      href: (s) => studioPath(s.id),
-    },
-    {
-      key: 'title',
-      header: 'title',
-      priority: 100,
-      maxWidth: 40,
-      minWidth: 16,
-      get: (s) => cell(s.title),
-      href: (s) => studioPath(s.id),
-    },
+    ...idAndTitle(studioPath),
     // The record only carries the host's user id: a username where one was seen, else `#id`.
     {
       key: 'host',
@@ -198,22 +125,8 @@ const COLUMNS: Columns = {
       get: (s) => userLabel(s.host) || null,
       href: (s) => linkTo(userPath, userLabel(s.host)),
     },
-    {
-      key: 'projects',
-      header: 'projects',
-      align: 'right',
-      priority: 70,
-      get: (s) => cell(s.stats?.projects),
-      format: count,
-    },
-    {
-      key: 'followers',
-      header: 'followers',
-      align: 'right',
-      priority: 60,
-      get: (s) => cell(s.stats?.followers),
-      format: count,
-    },
+    countColumn('projects', 70, (s) => s.stats?.projects),
+    countColumn('followers', 60, (s) => s.stats?.followers),
     {
       key: 'created',
       header: 'created',
@@ -240,14 +153,7 @@ const COLUMNS: Columns = {
       minWidth: 20,
       get: (c) => cell(c.content),
     },
-    {
-      key: 'replies',
-      header: 'replies',
-      align: 'right',
-      priority: 60,
-      get: (c) => cell(c.reply_count),
-      format: count,
-    },
+    countColumn('replies', 60, (c) => c.reply_count),
     {
       key: 'created',
       header: 'created',
@@ -258,23 +164,7 @@ const COLUMNS: Columns = {
     { key: 'parent', header: 'parent', align: 'right', priority: 30, get: (c) => cell(c.parent_id) },
   ],
   studioProject: [
-    {
-      key: 'id',
-      header: 'id',
-      align: 'right',
-      priority: 80,
-      get: (p) => cell(p.id),
-      href: (p) => projectPath(p.id),
-    },
-    {
-      key: 'title',
-      header: 'title',
-      priority: 100,
-      maxWidth: 40,
-      minWidth: 16,
-      get: (p) => cell(p.title),
-      href: (p) => projectPath(p.id),
-    },
+    ...idAndTitle(projectPath),
     {
       key: 'author',
       header: 'author',
@@ -295,14 +185,7 @@ const COLUMNS: Columns = {
   ],
   // Messages, studio activity, the feed and a profile's activity: who did what on what, when.
   activity: [
-    {
-      key: 'actor',
-      header: 'actor',
-      priority: 90,
-      maxWidth: 20,
-      get: (a) => cell(a.actor_username),
-      href: (a) => linkTo(userPath, cell(a.actor_username)),
-    },
+    userColumn('actor', 90, (a) => a.actor_username),
     {
       key: 'what',
       header: 'what',
@@ -342,14 +225,7 @@ const COLUMNS: Columns = {
       get: (e) => cell(e.timestamp),
       format: (v) => (typeof v === 'number' ? formatTimestamp(v) : ''),
     },
-    {
-      key: 'user',
-      header: 'user',
-      priority: 80,
-      maxWidth: 20,
-      get: (e) => cell(e.user),
-      href: (e) => linkTo(userPath, cell(e.user)),
-    },
+    userColumn('user', 80, (e) => e.user),
     { key: 'verb', header: 'verb', priority: 50, get: (e) => cell(e.verb) },
     { key: 'name', header: 'name', priority: 90, maxWidth: 24, get: (e) => cell(e.name) },
     // Values are often long digit strings (text encoded for cloud variables): cut, not wrapped.

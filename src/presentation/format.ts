@@ -3,12 +3,7 @@
  * tests. Times are shown in UTC for the same reason (headers say so where it matters).
  */
 
-const grouped = new Intl.NumberFormat('en-US', { maximumFractionDigits: 2 });
-
-/** `1234567` -> `"1,234,567"`. */
-export function formatCount(n: number): string {
-  return Number.isFinite(n) ? grouped.format(n) : String(n);
-}
+export { formatCount } from '../rows/format-count.js';
 
 const ISO_DATE = /^(\d{4}-\d{2}-\d{2})/;
 

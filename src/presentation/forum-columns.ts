@@ -3,7 +3,7 @@
  * reading a forum wants to see, with links back to the site's pages.
  */
 import type { ForumPost, ForumTopic } from '../records/forum-records.js';
-import type { Cell, Column } from './columns.js';
+import type { Cell, Column } from './column.js';
 import { formatCount, formatTimestamp, oneLine } from './format.js';
 
 const topicPath = (id: number): string => `/discuss/topic/${id}/`;

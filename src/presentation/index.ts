@@ -50,6 +50,19 @@ export {
   summarizeBars,
   type TerminalBarChartOptions,
 } from './bar-chart.js';
+export type {
+  CellPlotOptions,
+  Display,
+  DisplayHandle,
+  DisplayOptions,
+  Live,
+  LiveHandle,
+  LiveOptions,
+  Plot,
+  PlotInput,
+  Show,
+  ShowOptions,
+} from './cell-helpers.js';
 export {
   Chart,
   type ChartOptions,
@@ -94,6 +107,8 @@ export {
 export { type SummarizeLiveOptions, summarizeLive } from './live-summary.js';
 export { type SummarizeLogsOptions, summarizeLogs } from './log-summary.js';
 export { barChart, chartOf, isVegaLiteSpec, type PlotData, type PlotOptions } from './plot.js';
+export { ProgressPacer, type ProgressPacerOptions } from './progress-pacer.js';
+export { formatBytes, isTransferReport, progressCounts } from './progress-text.js';
 export { redactForView } from './redact-view.js';
 export { isRemixTree, remixTreeChart, remixTreeOutline, remixTreeSpec } from './remix-tree-chart.js';
 export { escapeHtml, type RenderHtmlOptions, renderHtmlTable } from './render-html.js';

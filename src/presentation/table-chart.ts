@@ -29,7 +29,7 @@ function isPlainRow(row: unknown): row is Row {
 }
 
 /** Which columns of `rows` make a chart; null when they make none. */
-export function tableShape(rows: readonly unknown[]): TableShape | null {
+function tableShape(rows: readonly unknown[]): TableShape | null {
   if (rows.length === 0 || !rows.every(isPlainRow)) return null;
   const columns = Object.keys(rows[0] as Row);
   const every = (column: string, test: (value: unknown) => boolean) =>

@@ -32,7 +32,7 @@ export const DEFAULT_ZIP_LIMITS: Readonly<Required<ZipLimits>> = Object.freeze({
 });
 
 /** Options of {@link readZip}. */
-export interface ReadZipOptions extends ZipLimits {
+interface ReadZipOptions extends ZipLimits {
   /** Entries for which this answers true are neither inflated nor returned (still counted). */
   skip?: (name: string) => boolean;
 }

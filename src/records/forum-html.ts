@@ -26,8 +26,8 @@ import {
   parseHtml,
   parseXml,
   textOf,
+  UnreadablePageError,
 } from './html.js';
-import { UnreadablePageError } from './html-answer.js';
 
 /** Most rows one page may hold (the site shows 25 topics or 20 posts): past it, the page is refused. */
 export const MAX_ROWS_PER_PAGE = 1_000;

@@ -6,14 +6,14 @@
 import { DomHandler, DomUtils, Parser, type parseDocument } from 'htmlparser2';
 
 /** A parsed HTML document. */
-export type HtmlDocument = ReturnType<typeof parseDocument>;
+type HtmlDocument = ReturnType<typeof parseDocument>;
 /** An element of a parsed document. */
 export type HtmlElement = ReturnType<typeof DomUtils.findAll>[number];
 /** A document or an element: where a search starts. */
 export type HtmlRoot = HtmlDocument | HtmlElement;
 
 /** What an element must be to match; every given part must hold. */
-export interface ElementTest {
+interface ElementTest {
   /** Tag name, lowercase (`li`, `span`). */
   tag?: string;
   /** One of its classes (`actor` matches `class="actor big"`). */
@@ -24,7 +24,7 @@ export interface ElementTest {
 }
 
 /** The deepest nesting read: real pages nest a few dozen levels; the searches cost more per level. */
-export const MAX_HTML_DEPTH = 1_000;
+const MAX_HTML_DEPTH = 1_000;
 
 /** HTML nested deeper than {@link MAX_HTML_DEPTH}: refused before anything walks it. */
 export class HtmlDepthError extends RangeError {
@@ -147,4 +147,15 @@ const ESCAPES: Readonly<Record<string, string>> = {
 /** Escapes text for HTML element content and quoted attribute values. */
 export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (ch) => ESCAPES[ch]!);
+}
+
+/**
+ * A page that parsed but lacks what its reader needs (a heading, a table, a post's id): the
+ * reader throws it naming what was missing, and {@link readHtmlAnswer} makes it an `ApiError`.
+ */
+export class UnreadablePageError extends Error {
+  override readonly name = 'UnreadablePageError';
+  constructor(readonly missing: string) {
+    super(`the page has no ${missing}`);
+  }
 }

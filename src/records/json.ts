@@ -22,7 +22,7 @@ export class JsonDepthError extends RangeError {
  * The deepest bracket nesting in JSON text, stopping as soon as it passes `limit`. Linear, with
  * no recursion; brackets inside strings do not count.
  */
-export function jsonTextDepth(text: string, limit = MAX_JSON_DEPTH): number {
+function jsonTextDepth(text: string, limit = MAX_JSON_DEPTH): number {
   let depth = 0;
   let deepest = 0;
   let inString = false;

@@ -10,7 +10,7 @@ import { tryParseJson } from './json.js';
 import type { MuteStatus, ProfileComment } from './write-records.js';
 
 /** The refusal a profile-comment answer carries in `<script id="error-data">`. */
-export interface ProfileCommentRefusal {
+interface ProfileCommentRefusal {
   error: string;
   mute_status?: MuteStatus;
   [key: string]: unknown;

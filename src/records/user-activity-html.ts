@@ -9,42 +9,11 @@ import {
   findElement,
   findElements,
   type HtmlElement,
-  normalizeSpace,
   ownTexts,
   parseHtml,
   textOf,
 } from './html.js';
-
-const MINUTE = 60_000;
-/** The units of the page's relative times (Django's timesince: a month is 30 days, a year 365). */
-const UNIT_MS: Readonly<Record<string, number>> = {
-  second: 1000,
-  minute: MINUTE,
-  hour: 60 * MINUTE,
-  day: 1440 * MINUTE,
-  week: 7 * 1440 * MINUTE,
-  month: 30 * 1440 * MINUTE,
-  year: 365 * 1440 * MINUTE,
-};
-
-/**
- * Milliseconds of a relative time such as `2 days, 3 hours ago` or `1 minute ago`; `null` when
- * the text names no known unit.
- */
-export function parseTimeSince(text: string): number | null {
-  const words = normalizeSpace(text).replace(/,/g, ' ').split(' ');
-  let total = 0;
-  let found = false;
-  for (let i = 0; i + 1 < words.length; i++) {
-    const count = Number(words[i]);
-    const unit = words[i + 1]!.toLowerCase().replace(/s$/, '');
-    if (!Number.isInteger(count) || !(unit in UNIT_MS)) continue;
-    total += count * UNIT_MS[unit]!;
-    found = true;
-    i++;
-  }
-  return found ? total : null;
-}
+import { parseTimeSince } from './time-since.js';
 
 /** The verbs the page writes, and what each item is. The longest verbs come first. */
 const VERBS: readonly (readonly [string, UserActivityType])[] = [

@@ -7,7 +7,7 @@
 
 import { ApiError, CommentRejectedError } from '../errors.js';
 import type { ClientCore } from '../http/client-core.js';
-import { readHtmlAnswer } from '../records/html-answer.js';
+import { readHtmlAnswer } from '../http/html-answer.js';
 import { parseProfileComment, profileCommentRefusal } from '../records/profile-comments.js';
 import { assertString, toId } from '../records/validate.js';
 import type {
@@ -20,10 +20,10 @@ import type {
 } from '../records/write-records.js';
 
 /** The longest comment the official web client lets through; the service refuses longer ones. */
-export const MAX_COMMENT_LENGTH = 500;
+const MAX_COMMENT_LENGTH = 500;
 
 /** Where API comments live: `{api}/proxy/comments/<place>/<id>`. */
-export type CommentPlace = 'project' | 'studio';
+type CommentPlace = 'project' | 'studio';
 
 /** The JSON body every comment write sends: ids as numbers, or `""` when absent (as the web client). */
 interface CommentBody {
@@ -33,7 +33,7 @@ interface CommentBody {
 }
 
 /** Checks a comment before it is sent: caller mistakes never reach the service. */
-export function commentBody(content: unknown, options: CommentPostOptions = {}): CommentBody {
+function commentBody(content: unknown, options: CommentPostOptions = {}): CommentBody {
   assertString(content, 'content');
   if (content.trim() === '') throw new RangeError('content must not be empty');
   // The service counts characters as the browser does (UTF-16 code units).

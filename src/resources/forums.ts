@@ -5,6 +5,7 @@
  * site's rules treat it as something people do, not programs.
  */
 import { ApiError } from '../errors.js';
+import { readHtmlAnswer } from '../http/html-answer.js';
 import type { HttpAnswer } from '../http/http.js';
 import { numberedPages } from '../http/numbered-pages.js';
 import { PagedList } from '../http/paging.js';
@@ -18,7 +19,6 @@ import {
 } from '../records/forum-html.js';
 import type { ForumCategory, ForumPost, ForumTopic, ForumTopicFeed } from '../records/forum-records.js';
 import { assertTimeZone, SITE_TIME_ZONE } from '../records/forum-time.js';
-import { readHtmlAnswer } from '../records/html-answer.js';
 import { assertObject, toId } from '../records/validate.js';
 import { type ListOptions, Resource } from './resource.js';
 

@@ -5,11 +5,13 @@
  * Message ids grow with time, so "new" is "above the highest id seen": each message is emitted
  * once, oldest first. Without `lastSeenId`, the first poll only marks what is there, like
  * `CloudEvents`; with the `lastSeenId` of an earlier poller, the first poll reports what came in
- * between, so a bot that restarts misses nothing and repeats nothing. A failing poll emits
- * `error` and polling goes on.
+ * between, so a bot that restarts misses nothing and repeats nothing (`lastSeenId` moves past a
+ * message only once it was emitted). A failing poll emits `error` and polling goes on. The loop
+ * is `http/poll-loop.ts`, shared with `CloudEvents`.
  */
 
 import { TypedEmitter } from '../cloud/typed-emitter.js';
+import { PollLoop, type PollRun } from '../http/poll-loop.js';
 import type { Message } from '../records/activity-records.js';
 import { assertInteger, assertSeconds } from '../records/validate.js';
 
@@ -33,7 +35,7 @@ export type MessageEventsMap = {
 };
 
 /** Reads `limit` messages at `offset`, newest first. */
-export type MessageReader = (limit: number, offset: number, signal: AbortSignal) => PromiseLike<Message[]>;
+type MessageReader = (limit: number, offset: number, signal: AbortSignal) => PromiseLike<Message[]>;
 
 /** Pages read in one poll at most, to catch up after a burst. */
 const MAX_PAGES = 5;
@@ -45,12 +47,8 @@ export class MessageEvents extends TypedEmitter<MessageEventsMap> {
   readonly limit: number;
 
   readonly #read: MessageReader;
+  readonly #loop: PollLoop;
   #lastSeenId: number | null;
-  #run = 0;
-  #abort: AbortController | null = null;
-  #timer: ReturnType<typeof setTimeout> | null = null;
-  #started: Promise<void> | null = null;
-  #settle: { resolve: () => void; reject: (error: Error) => void } | null = null;
 
   constructor(read: MessageReader, options: MessageEventsOptions = {}) {
     super();
@@ -62,16 +60,26 @@ export class MessageEvents extends TypedEmitter<MessageEventsMap> {
     this.#lastSeenId =
       options.lastSeenId === undefined ? null : assertInteger(options.lastSeenId, 'lastSeenId', 0);
     this.#read = read;
+    this.#loop = new PollLoop({
+      interval,
+      name: 'MessageEvents',
+      poll: (run) => this.#poll(run),
+      onError: (error) => this.emit('error', error),
+      onReady: () => this.emit('ready', undefined),
+    });
   }
 
-  /** The highest message id seen so far (save it to resume later), or `null` before the first poll. */
+  /**
+   * The id of the newest message handled: marked by the first poll, then moved past each
+   * message once its listeners have run (save it to resume later). `null` before the first poll.
+   */
   get lastSeenId(): number | null {
     return this.#lastSeenId;
   }
 
   /** True between `start()` and `stop()`. */
   get running(): boolean {
-    return this.#started !== null;
+    return this.#loop.running;
   }
 
   /**
@@ -80,71 +88,42 @@ export class MessageEvents extends TypedEmitter<MessageEventsMap> {
    * Calling it again while running answers the same promise; `stop()` before then rejects it.
    */
   start(): Promise<void> {
-    if (this.#started) return this.#started;
-    const run = ++this.#run;
-    this.#abort = new AbortController();
-    const started = new Promise<void>((resolve, reject) => {
-      this.#settle = { resolve, reject };
-    });
-    started.catch(() => undefined); // outages are `error` events too: an ignored promise must not crash
-    this.#started = started;
-    void this.#poll(run, this.#abort.signal);
-    return started;
+    return this.#loop.start();
   }
 
-  /** Stops polling; a poll under way is abandoned. */
+  /** Stops polling; a poll under way is abandoned, and messages it had not emitted stay unseen. */
   async stop(): Promise<void> {
-    this.#run++;
-    this.#started = null;
-    this.#abort?.abort(new Error('MessageEvents was stopped'));
-    this.#abort = null;
-    if (this.#timer !== null) clearTimeout(this.#timer);
-    this.#timer = null;
-    const settle = this.#settle;
-    this.#settle = null;
-    settle?.reject(new Error('MessageEvents was stopped before it was ready'));
+    this.#loop.stop();
   }
 
-  async #poll(run: number, signal: AbortSignal): Promise<void> {
-    try {
-      const fresh = await this.#readNew(signal);
-      if (run !== this.#run) return;
-      for (const message of fresh) {
-        if (run !== this.#run) return; // a listener stopped us
-        this.emit('message', message);
-      }
-      const settle = this.#settle;
-      if (settle) {
-        this.#settle = null;
-        settle.resolve();
-        this.emit('ready', undefined);
-      }
-    } catch (error) {
-      if (run !== this.#run) return;
-      this.emit('error', error instanceof Error ? error : new Error(String(error)));
+  async #poll(run: PollRun): Promise<true> {
+    const fresh = await this.#readNew(run.signal);
+    for (const message of fresh) {
+      if (!run.live()) break; // a listener stopped us: the rest stays above lastSeenId
+      this.emit('message', message);
+      // Moved per message, not per batch, so a stop or a crash midway loses nothing.
+      this.#lastSeenId = Math.max(this.#lastSeenId ?? 0, message.id);
     }
-    if (run !== this.#run) return;
-    this.#timer = setTimeout(() => {
-      this.#timer = null;
-      void this.#poll(run, signal);
-    }, this.interval * 1000);
+    return true;
   }
 
-  /** The messages above the last seen id, oldest first; moves the mark. */
+  /** The messages above the last seen id, oldest first; the first poll of a new poller marks the newest. */
   async #readNew(signal: AbortSignal): Promise<Message[]> {
     const seen = this.#lastSeenId;
     const fresh: Message[] = [];
-    let highest = seen ?? 0;
     for (let page = 0; page < MAX_PAGES; page++) {
       const rows = await this.#read(this.limit, page * this.limit, signal);
+      if (seen === null) {
+        // One page tells the highest id; nothing before it is news.
+        this.#lastSeenId = rows.reduce((highest, row) => Math.max(highest, row.id), 0);
+        return [];
+      }
       let reachedSeen = rows.length < this.limit;
       for (const row of rows) {
-        highest = Math.max(highest, row.id);
-        if (seen !== null && row.id > seen) fresh.push(row);
+        if (row.id > seen) fresh.push(row);
         else reachedSeen = true;
       }
-      // The first poll of a new poller marks what is there: one page tells the highest id.
-      if (seen === null || reachedSeen) break;
+      if (reachedSeen) break;
       if (page === MAX_PAGES - 1) {
         this.emit(
           'error',
@@ -154,7 +133,6 @@ export class MessageEvents extends TypedEmitter<MessageEventsMap> {
         );
       }
     }
-    this.#lastSeenId = highest;
     // De-duplicated by id: a message that moved to the next page while paging is seen twice.
     const byId = new Map(fresh.map((m) => [m.id, m]));
     return [...byId.values()].sort((a, b) => a.id - b.id);

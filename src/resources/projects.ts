@@ -479,5 +479,3 @@ function transferOptions(options: TransferOptions) {
   }
   return { concurrency, onProgress: options.onProgress, signal: options.signal };
 }
-
-export { projectAssetNames };

@@ -49,7 +49,7 @@ export interface RemixTreeOptions {
 }
 
 /** What the walk needs of the projects group. */
-export interface RemixSource {
+interface RemixSource {
   get(id: number): Promise<Project>;
   /** Up to `max` remixes of a project (as many pages as that takes), oldest first. */
   remixes(id: number, max: number, signal?: AbortSignal): Promise<readonly Project[]>;

@@ -183,14 +183,30 @@ export class Studios extends Resource {
     return this.#edit(id, { description });
   }
 
-  /** Lets anyone add projects (managers). */
-  async open(id: number | string): Promise<void> {
+  /** Lets anyone add projects to the studio (managers); its `open_to_all` becomes true. */
+  async openToAll(id: number | string): Promise<void> {
     await this.#mark(id, 'open');
   }
 
-  /** Lets only curators and managers add projects (managers). */
-  async close(id: number | string): Promise<void> {
+  /** Lets only curators and managers add projects to the studio (managers); `open_to_all` becomes false. */
+  async closeToAll(id: number | string): Promise<void> {
     await this.#mark(id, 'closed');
+  }
+
+  /**
+   * @deprecated Use {@link openToAll} (the old name read like a lifecycle call); removed in the
+   * next release.
+   */
+  async open(id: number | string): Promise<void> {
+    await this.openToAll(id);
+  }
+
+  /**
+   * @deprecated Use {@link closeToAll} (the old name read like a lifecycle call); removed in the
+   * next release.
+   */
+  async close(id: number | string): Promise<void> {
+    await this.closeToAll(id);
   }
 
   #me(): string {
@@ -262,7 +278,7 @@ export class Studios extends Resource {
 
   async #mark(id: number | string, state: 'open' | 'closed'): Promise<void> {
     const studioId = toId(id, 'studio id');
-    this.session.requireAuth(state === 'open' ? 'studios.open' : 'studios.close');
+    this.session.requireAuth(state === 'open' ? 'studios.openToAll' : 'studios.closeToAll');
     await this.session.authedFetch(
       `${this.session.hosts.site}/site-api/galleries/${studioId}/mark/${state}/`,
       {

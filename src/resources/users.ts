@@ -1,7 +1,7 @@
 import { ApiError } from '../errors.js';
+import { readHtmlAnswer } from '../http/html-answer.js';
 import type { PagedList } from '../http/paging.js';
 import type { MessageCount, UserActivity } from '../records/activity-records.js';
-import { readHtmlAnswer } from '../records/html-answer.js';
 import { parseProfileComments } from '../records/profile-comments.js';
 import type { Project, User, UserProjectRow } from '../records/records.js';
 import { parseUserActivity } from '../records/user-activity-html.js';

@@ -3,7 +3,7 @@
  * list may go on past it, and whose list it is. The SDK's record lists carry it under a global
  * symbol, so the presentation layer reads it without importing the SDK (and any array could).
  */
-import { formatCount } from '../presentation/format.js';
+import { formatCount } from './format-count.js';
 
 /** Where a window of a longer list sits. */
 export interface ListWindow {

@@ -11,14 +11,14 @@ import { kListWindow, type ListWindow } from './list-window.js';
 import { extensionOf, JUPYTER_DISPLAY, REPL_DISPLAY, type SavedFile, writeWhole } from './saved-file.js';
 
 /** Terminal facts the REPL hands to a value that draws itself. */
-export interface TerminalContext {
+interface TerminalContext {
   width: number;
   height: number;
   color: boolean;
 }
 
 /** How lists show themselves; set by the presentation layer (`presentation/list-display.ts`). */
-export interface ListDisplay {
+interface ListDisplay {
   terminal(rows: readonly unknown[], context: TerminalContext): string;
   notebook(rows: readonly unknown[]): Record<string, string>;
 }

@@ -4,7 +4,7 @@
  */
 import { extname, resolve } from 'node:path';
 import { writeFileAtomic } from '../atomic-write.js';
-import { formatCount } from '../presentation/format.js';
+import { formatCount } from './format-count.js';
 
 /** `Symbol.for` key of the REPL's "draw yourself" method (see repl/display/display.ts). */
 export const REPL_DISPLAY: unique symbol = Symbol.for('scratchlab.repl.display');

@@ -7,7 +7,7 @@ export const FIXTURE_NAMES = ['cloud_variables_simple', 'monitored_variables'] a
 export type FixtureName = (typeof FIXTURE_NAMES)[number];
 
 /** An unpacked `.sb3`: its project.json as text (unchanged) and its assets by `md5ext`. */
-export interface Fixture {
+interface Fixture {
   name: FixtureName;
   projectJson: string;
   assets: Map<string, Uint8Array>;

@@ -157,12 +157,12 @@ export function header(req: IncomingMessage, name: string): string | undefined {
 }
 
 /** Paging as the real API takes it: `limit` 1..40 (default 20) and `offset` >= 0. */
-export interface Paging {
+interface Paging {
   limit: number;
   offset: number;
 }
 
-export const MAX_LIMIT = 40;
+const MAX_LIMIT = 40;
 const MAX_OFFSET = 10_000_000;
 
 /** Reads `limit` and `offset`; anything else than a small non-negative integer is a 400. */

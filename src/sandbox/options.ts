@@ -52,7 +52,7 @@ export interface SandboxOptions {
 }
 
 /** Every option with its value filled in. */
-export interface ResolvedOptions {
+interface ResolvedOptions {
   port: number;
   host: string;
   latency: number;

@@ -17,7 +17,7 @@ export interface Incoming {
   raw: IncomingMessage;
 }
 
-export type Handler = (req: Incoming) => Reply | Promise<Reply>;
+type Handler = (req: Incoming) => Reply | Promise<Reply>;
 
 interface Route {
   method: string;
@@ -26,7 +26,7 @@ interface Route {
 }
 
 /** The outcome of matching: a handler, a path known under other methods (405), or nothing (404). */
-export type Match =
+type Match =
   | { kind: 'found'; handler: Handler; params: Record<string, string> }
   | { kind: 'method'; allowed: string[] }
   | { kind: 'none' };

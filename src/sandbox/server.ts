@@ -13,7 +13,7 @@ import { json, parseCookies, type Reply } from './http-utils.js';
 import type { Router } from './router.js';
 
 /** Options of the HTTP layer. */
-export interface ServerOptions {
+interface ServerOptions {
   /** Milliseconds every answer waits before it is sent (simulated internet). */
   latency: number;
   /**
@@ -34,13 +34,13 @@ export interface ServerOptions {
 }
 
 /** The default of {@link ServerOptions.maxConnections}: well under a typical file limit. */
-export const DEFAULT_MAX_CONNECTIONS = 4_096;
+const DEFAULT_MAX_CONNECTIONS = 4_096;
 
 /** The default of {@link ServerOptions.requestTimeout}: 30 s, plenty for a 10 MB asset on a slow line. */
-export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
+const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
 
 /** The largest request head (request line and headers) taken; past it the answer is 431. */
-export const MAX_HEADER_BYTES = 16 * 1024;
+const MAX_HEADER_BYTES = 16 * 1024;
 /** The most milliseconds a client gets to send its headers (at most the request timeout). */
 const HEADERS_TIMEOUT_MS = 10_000;
 /** How long an idle keep-alive connection is kept. */

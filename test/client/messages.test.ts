@@ -164,6 +164,38 @@ describe('messages', () => {
     expect(() => session.messages.events({ lastSeenId: -1 })).toThrow(RangeError);
   });
 
+  it('lastSeenId moves with each message emitted: a listener that stops midway loses nothing', async () => {
+    const session = await ctx.login(1);
+    const store = storeOf(ctx.sandbox);
+    const me = store.userByName(ctx.sandbox.samples.otherUser)!;
+    const strangers = [...store.users.values()].filter((u) => u.bio === '' && u.status === '').slice(30, 33);
+    const marker = session.messages.events({ interval: 0.05 });
+    await marker.start();
+    await marker.stop();
+    const mark = marker.lastSeenId!;
+    for (const u of strangers) noteFollowUser(store, u.id, me.id);
+
+    // One poll brings all three; the listener stops the poller at the first.
+    const stopping = session.messages.events({ interval: 0.05, lastSeenId: mark });
+    const handled: Message[] = [];
+    stopping.on('message', (m) => {
+      handled.push(m);
+      void stopping.stop();
+    });
+    await stopping.start().catch(() => undefined);
+    expect(handled).toHaveLength(1);
+    expect(stopping.lastSeenId).toBe(handled[0]!.id);
+
+    // A poller resumed from that mark reports exactly the two the first one did not.
+    const resumed = session.messages.events({ interval: 0.05, lastSeenId: stopping.lastSeenId! });
+    const rest: Message[] = [];
+    resumed.on('message', (m) => rest.push(m));
+    await resumed.start();
+    await resumed.stop();
+    expect([...handled, ...rest].map((m) => m.actor_username)).toEqual(strangers.map((u) => u.username));
+    expect(resumed.lastSeenId).toBe(rest.at(-1)!.id);
+  });
+
   it('a failing poll is an error event, and polling goes on', async () => {
     const session = await ctx.login(1);
     const events = session.messages.events({ interval: 0.05 });

@@ -46,15 +46,15 @@ describe('studio management', () => {
     });
   });
 
-  it('close and open: only managers; a closed studio takes projects from curators only', async () => {
+  it('closeToAll and openToAll: only managers; a closed studio takes projects from curators only', async () => {
     const { demo, other, host, studio } = await roles();
-    expect((await caught(demo.studios.close(studio))).status).toBe(403);
-    await host.studios.close(studio);
+    expect((await caught(demo.studios.closeToAll(studio))).status).toBe(403);
+    await host.studios.closeToAll(studio);
     expect((await ctx.anonymous().studios.get(studio)).open_to_all).toBe(false);
     const mine = await ownProject(other);
     expect((await caught(other.studios.addProject(studio, mine))).status).toBe(403);
 
-    await host.studios.open(studio);
+    await host.studios.openToAll(studio);
     expect((await ctx.anonymous().studios.get(studio)).open_to_all).toBe(true);
     const added = await other.studios.addProject(studio, mine);
     expect(added).toMatchObject({ projectId: String(mine), actorId: other.userId });
@@ -64,6 +64,15 @@ describe('studio management', () => {
     await other.studios.removeProject(studio, mine);
     expect(await projectIds()).not.toContain(mine);
     expect((await caught(other.studios.removeProject(studio, mine))).status).toBe(404);
+  });
+
+  it('the deprecated open and close still work, as aliases of openToAll and closeToAll', async () => {
+    const { demo, host, studio } = await roles();
+    expect((await caught(demo.studios.close(studio))).status).toBe(403);
+    await host.studios.close(studio);
+    expect((await ctx.anonymous().studios.get(studio)).open_to_all).toBe(false);
+    await host.studios.open(studio);
+    expect((await ctx.anonymous().studios.get(studio)).open_to_all).toBe(true);
   });
 
   it('removing a project: managers, whoever added it, or its author; nobody else', async () => {

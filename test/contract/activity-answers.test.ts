@@ -19,7 +19,7 @@ import {
   toTable,
   VEGA_MIME,
 } from '../../src/presentation/index.js';
-import { parseTimeSince } from '../../src/records/user-activity-html.js';
+import { formatTimeSince, parseTimeSince } from '../../src/records/time-since.js';
 import { Session } from '../../src/session.js';
 import { closeLocal, listenLocal } from '../support/local-server.js';
 import * as wire from './activity-shapes.js';
@@ -124,6 +124,19 @@ describe('relative times', () => {
     expect(parseTimeSince('1 year, 1 month ago')).toBe(365 * DAY + 30 * DAY);
     expect(parseTimeSince('0 minutes ago')).toBe(0);
     expect(parseTimeSince('yesterday')).toBeNull();
+  });
+
+  it('writes them as the site does (one table for the sandbox and the client), and reads back what it writes', () => {
+    const nb = '\u00a0';
+    expect(formatTimeSince(30_000)).toBe(`0${nb}minutes ago`);
+    expect(formatTimeSince(-5_000)).toBe(`0${nb}minutes ago`);
+    expect(formatTimeSince(60_000)).toBe(`1${nb}minute ago`);
+    expect(formatTimeSince(2 * DAY + 3 * 3_600_000 + 59_000)).toBe(`2${nb}days, 3${nb}hours ago`);
+    // Django's timesince: the second unit is the next smaller one only (no "1 year, 2 days").
+    expect(formatTimeSince(365 * DAY + 2 * DAY)).toBe(`1${nb}year ago`);
+    expect(formatTimeSince(21 * DAY + DAY)).toBe(`3${nb}weeks, 1${nb}day ago`);
+    for (const ms of [0, 60_000, 7 * DAY, 60 * DAY, 395 * DAY, 2 * DAY + 3 * 3_600_000])
+      expect(parseTimeSince(formatTimeSince(ms))).toBe(ms);
   });
 });
 

@@ -88,6 +88,8 @@ describe.skipIf(!hasJupyter)('the kernel under Jupyter', () => {
       ].join('\n'),
       /* 12 */ 'JSON.stringify(session)',
       /* 13 */ '(await session.users.followers(sandbox.samples.popularUser, { limit: 800 }).all()).length',
+      // The helpers' types are the real ones: a field the hand-written copy lacked type-checks.
+      /* 14 */ 'const skipped: number = handle.skipped;\nskipped',
     ];
     const { notebook } = await execute('behaviour', cells, { allowErrors: true });
     const c = notebook.cells;
@@ -139,6 +141,8 @@ describe.skipIf(!hasJupyter)('the kernel under Jupyter', () => {
     expect(plain(c[12]!)).not.toMatch(/token/i);
     // A walk long enough to show progress: one output, updated in place, kept as a summary.
     expect(plain(c[13]!)).toBe('800');
+    expect(errorOf(c[14]!)).toBeUndefined();
+    expect(plain(c[14]!)).toBe('0');
     const progress = displays(c[13]!);
     expect(progress).toHaveLength(1);
     expect(text(progress[0]!.data!['text/plain'] as string)).toMatch(

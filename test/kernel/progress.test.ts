@@ -1,7 +1,7 @@
 // The kernel's progress output in-process (no Jupyter): what it sends to the notebook, in place
 // of tslab's iopub writer.
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ProgressDisplay, progressText } from '../../kernel/display/progress.js';
+import { ProgressDisplay } from '../../kernel/display/progress.js';
 import { type DisplayMessage, jupyter } from '../../kernel/tslab.js';
 
 function captureDisplays(): { text: string; update: boolean; id: string | undefined }[] {
@@ -56,11 +56,5 @@ describe('ProgressDisplay', () => {
     vi.advanceTimersByTime(1500);
     expect(sent.at(-1)!.text).not.toContain('rate-limited');
     display.finish();
-  });
-
-  it('words walks and transfers', () => {
-    expect(progressText(null)).toBe('starting');
-    expect(progressText({ items: 1, pages: 1, done: false })).toBe('1 row · 1 page');
-    expect(progressText({ done: 0, total: 4, bytes: 0 })).toBe('0/4 assets · 0.0 MB');
   });
 });

@@ -24,9 +24,9 @@ describe('ProgressBar', () => {
     expect(stream.written).toBe(''); // quick operations print nothing
     vi.advanceTimersByTime(100);
     // biome-ignore lint/suspicious/noControlCharactersInRegex: the bar starts by erasing the line.
-    expect(stream.written).toMatch(/^\r\x1b\[Kdownload 7 ░{24} 0\/4 · 0 B · [\d.]+s$/);
+    expect(stream.written).toMatch(/^\r\x1b\[Kdownload 7 ░{24} 0\/4 assets · 0 B · [\d.]+s$/);
     bar.update({ done: 2, total: 4, bytes: 3 * 1024 * 1024 });
-    expect(stream.written).toMatch(/download 7 █{12}░{12} 2\/4 · 3\.0 MB/);
+    expect(stream.written).toMatch(/download 7 █{12}░{12} 2\/4 assets · 3\.0 MB/);
     bar.update({ done: 4, total: 4, bytes: 4 * 1024 * 1024 });
     expect(stream.written.endsWith('\r\x1b[K')).toBe(true);
     const length = stream.written.length;

@@ -244,7 +244,7 @@ describe('scratchlab repl --sandbox', () => {
         await repl.run('(await far.projects.download(slow.samples.assetHeavyProject)).assets.size', 30_000),
       ),
     ).toBe('100');
-    expect(repl.since(offset)).toMatch(/download \d+ [█░]{24} \d+\/100 · [\d.]+ kB · [\d.]+s/);
+    expect(repl.since(offset)).toMatch(/download \d+ [█░]{24} \d+\/100 assets · [\d.]+ kB · [\d.]+s/);
     offset = repl.raw.length;
     expect(
       Number(

@@ -6,7 +6,7 @@
  */
 import { parseJson } from '../../records/json.js';
 
-export type ClientMethod = 'handshake' | 'set' | 'create' | 'delete' | 'rename';
+type ClientMethod = 'handshake' | 'set' | 'create' | 'delete' | 'rename';
 const METHODS: ReadonlySet<string> = new Set(['handshake', 'set', 'create', 'delete', 'rename']);
 
 /** A message's deepest sensible nesting: an object holding a value (the value itself is checked later). */
@@ -22,7 +22,7 @@ export interface ClientMessage {
   newName?: string;
 }
 
-export type ParsedFrame = { ok: true; message: ClientMessage } | { ok: false; reason: string };
+type ParsedFrame = { ok: true; message: ClientMessage } | { ok: false; reason: string };
 
 const fail = (reason: string): ParsedFrame => ({ ok: false, reason });
 

@@ -76,7 +76,7 @@ export function alternatePolicy(rateLimit: CloudRateLimit | null = ALTERNATE_RAT
 }
 
 /** Longest variable name, prefix included (a bound for memory, not a platform rule). */
-export const MAX_NAME_LENGTH = 1024;
+const MAX_NAME_LENGTH = 1024;
 
 /** True for a name the server keeps: `☁ ` and at least one more character. */
 export function acceptsName(name: string): boolean {
@@ -105,6 +105,6 @@ const ALTERNATE_NUMERIC = /^-?\d*\.?\d*$/;
  * The alternate server's own numeric rule, edge cases included: an optional leading `-`, then
  * digits and at most one `.`, in any amount — so `""`, `"5."` and `"-."` pass, `"-"` and `"."` do not.
  */
-export function isAlternateNumeric(text: string): boolean {
+function isAlternateNumeric(text: string): boolean {
   return text !== '-' && text !== '.' && ALTERNATE_NUMERIC.test(text);
 }

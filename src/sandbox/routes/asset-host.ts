@@ -7,7 +7,7 @@ import type { Incoming, Router } from '../router.js';
 import { writer } from '../rules/auth.js';
 
 /** The largest asset the sandbox takes (the real limit is about 10 MB); past it, 413. */
-export const ASSET_LIMIT = 10 * 1024 * 1024;
+const ASSET_LIMIT = 10 * 1024 * 1024;
 
 /**
  * Costumes and sounds under `/assets`, addressed by `md5ext` (WIRE.md §4). Names follow the

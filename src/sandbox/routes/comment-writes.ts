@@ -128,7 +128,7 @@ export function commentWriteRoutes(router: Router, ctx: SandboxContext): void {
     const refusal = social.guard.check(session.userId, input.content);
     if (refusal) return refusal;
     const row: CommentRow = {
-      id: social.nextCommentId(store),
+      id: social.nextCommentId(store.projectComments, store.studioComments),
       parentId,
       commenteeId: input.commenteeId,
       authorId: session.userId,

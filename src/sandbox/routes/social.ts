@@ -13,7 +13,7 @@ import { noteFavorite, noteFollowStudio, noteFollowUser, noteLove } from '../rul
 import { reader, writer } from '../rules/auth.js';
 import { canSeeProject } from '../rules/project-visibility.js';
 import type { Session } from '../state/sessions.js';
-import { SocialState, unfollowUser } from '../state/social-state.js';
+import { SocialState } from '../state/social-state.js';
 import type { ProjectRow } from '../state/store.js';
 
 /** The 403 a muted account gets from the writes that check mutes (WIRE.md §11). */
@@ -125,7 +125,7 @@ export function socialRoutes(router: Router, ctx: SandboxContext): void {
       store.follow(session.userId, target.id);
       if (!before) noteFollowUser(store, session.userId, target.id);
     } else if (req.params.action === 'remove') {
-      unfollowUser(store, session.userId, target.id);
+      store.unfollow(session.userId, target.id);
     } else {
       throw notFound();
     }

@@ -2,7 +2,7 @@ import type { SandboxContext } from '../context.js';
 import { notFound } from '../errors.js';
 import { json } from '../http-utils.js';
 import type { Router } from '../router.js';
-import { dailyAnswer, monthlyAnswer, monthlyGaAnswer } from '../state/site-statistics.js';
+import { dailyAnswer, monthlyAnswer, monthlyGaAnswer } from '../views/statistics-answers.js';
 
 /** The site's statistics, no login (WIRE.md §11.7). */
 export function statisticsRoutes(router: Router, ctx: SandboxContext): void {

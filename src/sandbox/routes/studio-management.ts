@@ -36,8 +36,8 @@ import { assertSelf, mutedError } from './social.js';
 /** The most managers a studio may have (the service's "too many owners"). */
 export const MAX_MANAGERS = 40;
 /** The longest studio title and description the site accepts. */
-export const MAX_STUDIO_TITLE = 52;
-export const MAX_STUDIO_DESCRIPTION = 5_000;
+const MAX_STUDIO_TITLE = 52;
+const MAX_STUDIO_DESCRIPTION = 5_000;
 const EDIT_BODY_LIMIT = 64 * 1024;
 
 export function studioManagementRoutes(router: Router, ctx: SandboxContext): void {

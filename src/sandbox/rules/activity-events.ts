@@ -5,10 +5,10 @@
  * these right after a write succeeds; the seed calls them to write history. `at` is the time in
  * ms since the epoch (default now).
  */
-import type { CommentObjectType } from '../../records/activity-records.js';
+import type { CommentObjectType, MessageDetail } from '../../records/activity-records.js';
 import { escapeHtml } from '../../records/html.js';
-import type { Actor } from '../state/activity-log.js';
-import type { CommentRow, Store, UserRow } from '../state/store.js';
+import type { Actor, UserActivityDetail } from '../state/activity-log.js';
+import type { CommentRow, ProjectRow, Store, UserRow } from '../state/store.js';
 
 /** How many characters of a comment its message quotes. */
 const FRAGMENT_LENGTH = 100;
@@ -22,7 +22,7 @@ function user(store: Store, id: number): UserRow {
 }
 
 /** The start of a comment, HTML-escaped, as messages quote it. */
-export function commentFragment(content: string): string {
+function commentFragment(content: string): string {
   return escapeHtml([...content].slice(0, FRAGMENT_LENGTH).join(''));
 }
 
@@ -77,24 +77,36 @@ export function noteComment(store: Store, place: CommentPlace, comment: CommentR
   }
 }
 
-/** A user loved a project: its owner gets a message; it shows in the user's activity. */
-export function noteLove(store: Store, userId: number, projectId: number, at?: number): void {
+/**
+ * A user reacted to a project (a love, a favorite): its owner gets a message (not for their own
+ * project); it shows in the user's activity.
+ */
+function noteReaction(
+  store: Store,
+  userId: number,
+  projectId: number,
+  detailOf: (project: ProjectRow) => MessageDetail & UserActivityDetail,
+  at?: number,
+): void {
   const project = store.projects.get(projectId);
   if (!project) throw new Error(`no project ${projectId}`);
   const actor = actorOf(user(store, userId));
-  const detail = { type: 'loveproject', project_id: project.id, title: project.title } as const;
+  const detail = detailOf(project);
   if (project.ownerId !== userId) store.activity.addMessage(project.ownerId, actor, detail, at);
   store.activity.addUserActivity(actor, detail, at);
 }
 
-/** A user favorited a project: its owner gets a message; it shows in the user's activity. */
+/** A user loved a project (see {@link noteReaction}). */
+export function noteLove(store: Store, userId: number, projectId: number, at?: number): void {
+  const detail = (p: ProjectRow) => ({ type: 'loveproject', project_id: p.id, title: p.title }) as const;
+  noteReaction(store, userId, projectId, detail, at);
+}
+
+/** A user favorited a project (see {@link noteReaction}). */
 export function noteFavorite(store: Store, userId: number, projectId: number, at?: number): void {
-  const project = store.projects.get(projectId);
-  if (!project) throw new Error(`no project ${projectId}`);
-  const actor = actorOf(user(store, userId));
-  const detail = { type: 'favoriteproject', project_id: project.id, project_title: project.title } as const;
-  if (project.ownerId !== userId) store.activity.addMessage(project.ownerId, actor, detail, at);
-  store.activity.addUserActivity(actor, detail, at);
+  const detail = (p: ProjectRow) =>
+    ({ type: 'favoriteproject', project_id: p.id, project_title: p.title }) as const;
+  noteReaction(store, userId, projectId, detail, at);
 }
 
 /** A user followed another: the followed one gets a message; it shows in the follower's activity. */

@@ -36,7 +36,7 @@ export function reader(req: Incoming, sessions: SessionTable): Session | undefin
 }
 
 /** How a write host treats `X-Token`: the API needs it; the others check it only when sent. */
-export type XTokenRule = 'required' | 'if-present';
+type XTokenRule = 'required' | 'if-present';
 
 /**
  * The checks every write goes through, in this order: a live session cookie (else 401), the

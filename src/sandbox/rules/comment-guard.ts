@@ -12,13 +12,13 @@
 import type { CommentRejectionCode, MuteOffense, MuteStatus } from '../../records/write-records.js';
 import { hasChatSite, isInappropriate } from './moderation.js';
 
-export const MAX_COMMENT_CHARS = 500;
+const MAX_COMMENT_CHARS = 500;
 /** Minutes of the first, second, third… mute; past the list, the last one. */
 const MUTE_MINUTES = [5, 10, 60, 1_440];
 const MAX_OFFENSES = 10;
 const SPAM_REPEATS = 2;
 
-export interface CommentGuardOptions {
+interface CommentGuardOptions {
   /** Comments accepted within the window before `isFlood`; default 5. */
   floodMax?: number;
   /** The flood window in milliseconds; default 60,000. */

@@ -1,5 +1,5 @@
 /** Settings of a {@link LoginGuard}. */
-export interface LoginGuardOptions {
+interface LoginGuardOptions {
   /** Failures inside the window that lock a username; default 5 (WIRE.md §2.2). */
   maxFailures?: number;
   /** How long a failure counts, in milliseconds; default 60,000. */

@@ -6,7 +6,7 @@
  */
 
 /** Words the sandbox treats as inappropriate (whole words, any case). */
-export const INAPPROPRIATE_WORDS: readonly string[] = ['badword', 'idiot', 'stupid', 'shutup'];
+const INAPPROPRIATE_WORDS: readonly string[] = ['badword', 'idiot', 'stupid', 'shutup'];
 
 const INAPPROPRIATE = new RegExp(`\\b(${INAPPROPRIATE_WORDS.join('|')})\\b`, 'i');
 const CHAT_SITE = /\b(discord\.(gg|com|me)|t\.me|telegram\.(me|org)|chat\.whatsapp\.com|guilded\.gg)\b/i;

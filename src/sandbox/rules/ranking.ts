@@ -3,10 +3,10 @@ import type { ProjectRow, Store, StudioRow, Tag } from '../state/store.js';
 import { TAGS } from '../state/store.js';
 
 /** The orderings of search and explore. */
-export type Mode = 'popular' | 'trending';
+type Mode = 'popular' | 'trending';
 
 /** Search and explore filters, read from the query string. */
-export interface Filter {
+interface Filter {
   q: string;
   mode: Mode;
   /** `null` when the request named no language: every language then. */

@@ -7,13 +7,13 @@
 import { TokenBucket } from '../../http/token-bucket.js';
 
 /** Requests (or messages) a second, and how many may come at once after a quiet time. */
-export interface BucketLimit {
+interface BucketLimit {
   perSecond: number;
   burst: number;
 }
 
 /** Buckets kept at most (a bucket is a few dozen bytes). */
-export const MAX_RATE_BUCKETS = 10_000;
+const MAX_RATE_BUCKETS = 10_000;
 
 export class RateBuckets {
   readonly limit: BucketLimit;

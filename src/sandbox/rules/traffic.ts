@@ -34,10 +34,10 @@ export interface TrafficEntry {
 }
 
 /** Requests remembered in {@link Traffic.log} at most; the oldest go first. */
-export const MAX_TRAFFIC_LOG = 10_000;
+const MAX_TRAFFIC_LOG = 10_000;
 
 /** The HTML page a blocked address gets (the API's own errors are JSON). */
-export const BLOCK_PAGE = `<!DOCTYPE html>
+const BLOCK_PAGE = `<!DOCTYPE html>
 <html lang="en">
 <head><meta charset="utf-8"><title>403 Forbidden</title></head>
 <body>

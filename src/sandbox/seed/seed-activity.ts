@@ -25,7 +25,7 @@ const DAY = 86_400_000;
 const HISTORY_DAYS = 365;
 
 /** Who plays which part in the history. */
-export interface ActivityCast {
+interface ActivityCast {
   demoUserId: number;
   popularUserId: number;
   /** The studio whose activity is long enough to page through. */

@@ -15,7 +15,6 @@ import {
   generatedBody,
 } from '../state/project-bodies.js';
 import { seedStatistics } from '../state/site-statistics.js';
-import { seedSocial } from '../state/social-state.js';
 import {
   type CommentRow,
   type ProjectRow,
@@ -28,6 +27,7 @@ import {
 import { Random } from './random.js';
 import { seedActivity } from './seed-activity.js';
 import { BUSY_TOPIC_ID, FORUM_SAMPLE_CATEGORY } from './seed-forums.js';
+import { seedSocial } from './social-seed.js';
 import * as words from './vocabulary.js';
 
 /** A demo login. The passwords are public on purpose: they only open the local sandbox. */
@@ -60,7 +60,7 @@ export interface Samples {
   busyTopic: number;
 }
 
-export interface SeedResult {
+interface SeedResult {
   store: Store;
   accounts: DemoAccount[];
   samples: Samples;
@@ -76,7 +76,7 @@ export const DEMO_ACCOUNTS: readonly DemoAccount[] = [
 const DAY = 86_400_000;
 const START = Date.UTC(2012, 0, 1);
 /** The seed's "now": data is dated before it; trending ranks against it. */
-export const SEED_NOW = Date.UTC(2026, 10, 1, 12);
+const SEED_NOW = Date.UTC(2026, 10, 1, 12);
 const LIGHT_FOLLOWERS = 2_100;
 /** 2^53: news ids above it lose digits in `JSON.parse`, as some real ones do (WIRE.md §10). */
 const NEWS_BIG_ID_BASE = 2n ** 53n;

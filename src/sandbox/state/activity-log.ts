@@ -36,7 +36,7 @@ export interface Actor {
 }
 
 /** Most rows kept per list: the oldest go first, as the real service keeps about a year. */
-export const ACTIVITY_KEEP = 5_000;
+const ACTIVITY_KEEP = 5_000;
 
 /**
  * Inserts `row` into a list kept newest first (by date, then by id), and trims the list. Seeded
@@ -62,7 +62,7 @@ function insertNewestFirst<T extends { datetime_created: string; id: number | st
 }
 
 /** ISO-8601 with milliseconds and `Z`, as the activity endpoints write dates. */
-export const isoMs = (ms: number): string => new Date(ms).toISOString();
+const isoMs = (ms: number): string => new Date(ms).toISOString();
 
 /** All messages and activity of one sandbox. */
 export class ActivityLog {

@@ -22,7 +22,7 @@ export function asset(bytes: Uint8Array | string, dataFormat: string): Asset {
 }
 
 /** Costumes and a sound that generated projects share. */
-export interface AssetPool {
+interface AssetPool {
   backdrops: Asset[];
   costumes: Asset[];
   /** A short wav (the fixtures' "pop"), named by every generated sprite. */

@@ -5,10 +5,10 @@
  * `StudioRow.followers`), so every read shows a write at once.
  */
 import { CommentGuard } from '../rules/comment-guard.js';
-import type { CommentRow, Store } from './store.js';
+import type { CommentRow } from './comment-row.js';
 
 /** A report of a comment, kept for the record (the sandbox has no moderators). */
-export interface ReportRow {
+interface ReportRow {
   id: number;
   place: 'project' | 'studio' | 'profile';
   targetId: number;
@@ -45,10 +45,13 @@ export class SocialState {
     return set;
   }
 
-  /** A new comment id, above every id in use (ids grow with time, as on the service). */
-  nextCommentId(store: Store): number {
+  /**
+   * A new comment id, above every id in use (ids grow with time, as on the service): the ids of
+   * `others` (the project and studio comments) are read on first use.
+   */
+  nextCommentId(...others: ReadonlyMap<number, readonly CommentRow[]>[]): number {
     if (this.#lastCommentId === 0) {
-      for (const lists of [store.projectComments, store.studioComments, this.profileComments]) {
+      for (const lists of [...others, this.profileComments]) {
         for (const list of lists.values()) {
           for (const c of list) this.#lastCommentId = Math.max(this.#lastCommentId, c.id);
         }
@@ -71,62 +74,4 @@ export class SocialState {
     if (this.reports.length > MAX_REPORTS) this.reports.shift();
     return row;
   }
-}
-
-/** Stops `followerId` following `followeeId` (the inverse of `Store.follow`). */
-export function unfollowUser(store: Store, followerId: number, followeeId: number): boolean {
-  const list = store.following.get(followerId);
-  const at = list?.indexOf(followeeId) ?? -1;
-  if (!list || at < 0) return false;
-  list.splice(at, 1);
-  const back = store.followers.get(followeeId);
-  const from = back?.indexOf(followerId) ?? -1;
-  if (back && from >= 0) back.splice(from, 1);
-  return true;
-}
-
-const HOUR = 3_600_000;
-
-/**
- * Seeds the social state from the seed's rows: people love what they favourited, studio members
- * follow their studios, and the demo profiles carry a few comments (one thread with a reply).
- */
-export function seedSocial(store: Store, demoUser: string, otherUser: string, popularUser: string): void {
-  const social = store.social;
-  for (const [userId, projectIds] of store.favorites) {
-    for (const projectId of projectIds) SocialState.setOf(social.lovers, projectId).add(userId);
-  }
-  for (const studio of store.studios.values()) {
-    const followers = SocialState.setOf(social.studioFollowers, studio.id);
-    for (const id of [...studio.managers, ...studio.curators]) followers.add(id);
-  }
-  const demo = store.userByName(demoUser)!;
-  const other = store.userByName(otherUser)!;
-  const popular = store.userByName(popularUser)!;
-  const at = (hoursBefore: number) => new Date(store.seedNow - hoursBefore * HOUR).toISOString();
-  const thread: CommentRow = {
-    id: social.nextCommentId(store),
-    parentId: null,
-    commenteeId: null,
-    authorId: other.id,
-    content: 'Your cloud demo helped me a lot, thanks!',
-    created: at(50),
-  };
-  const reply: CommentRow = {
-    id: social.nextCommentId(store),
-    parentId: thread.id,
-    commenteeId: other.id,
-    authorId: demo.id,
-    content: 'Glad it helped @other_scratcher!',
-    created: at(48),
-  };
-  const fan: CommentRow = {
-    id: social.nextCommentId(store),
-    parentId: null,
-    commenteeId: null,
-    authorId: popular.id,
-    content: 'Nice profile & great <projects>!',
-    created: at(20),
-  };
-  social.profileComments.set(demo.id, [thread, reply, fan]);
 }

@@ -4,8 +4,12 @@
  */
 
 import { ActivityLog } from './activity-log.js';
+import type { CommentRow } from './comment-row.js';
 import type { StatisticsSeed } from './site-statistics.js';
 import { SocialState } from './social-state.js';
+
+// Beside the other rows for the routes that read them from here.
+export type { CommentRow } from './comment-row.js';
 
 /** A category the explore pages know (a project or studio carries some as hidden tags). */
 export type Tag = 'games' | 'animations' | 'art' | 'music' | 'stories' | 'tutorials';
@@ -52,18 +56,7 @@ export interface ProjectRow {
   body: string;
 }
 
-export interface CommentRow {
-  id: number;
-  /** Id of the top-level comment this one answers, or `null`. */
-  parentId: number | null;
-  /** User id of the person a reply answers, or `null`. */
-  commenteeId: number | null;
-  authorId: number;
-  content: string;
-  created: string;
-}
-
-export interface StudioProjectEntry {
+interface StudioProjectEntry {
   projectId: number;
   /** Who added the project to the studio. */
   actorId: number;
@@ -98,7 +91,7 @@ export interface NewsRow {
   copy: string;
 }
 
-export interface AssetRow {
+interface AssetRow {
   bytes: Uint8Array;
   contentType: string;
 }
@@ -159,6 +152,18 @@ export class Store {
     const back = this.followers.get(followeeId) ?? [];
     back.unshift(followerId);
     this.followers.set(followeeId, back);
+  }
+
+  /** Stops `followerId` following `followeeId` (the inverse of `follow`); false if they did not. */
+  unfollow(followerId: number, followeeId: number): boolean {
+    const list = this.following.get(followerId);
+    const at = list?.indexOf(followeeId) ?? -1;
+    if (!list || at < 0) return false;
+    list.splice(at, 1);
+    const back = this.followers.get(followeeId);
+    const from = back?.indexOf(followerId) ?? -1;
+    if (back && from >= 0) back.splice(from, 1);
+    return true;
   }
 
   /** Shared projects of a user, newest first. */

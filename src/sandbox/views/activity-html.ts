@@ -7,31 +7,7 @@
 import { escapeHtml } from '../../records/html.js';
 import type { UserActivityRecord } from '../state/activity-log.js';
 import type { Links } from './links.js';
-
-const MINUTE = 60_000;
-/** Django's units: a month is 30 days, a year 365. */
-const UNITS: readonly [string, number][] = [
-  ['year', 365 * 1440 * MINUTE],
-  ['month', 30 * 1440 * MINUTE],
-  ['week', 7 * 1440 * MINUTE],
-  ['day', 1440 * MINUTE],
-  ['hour', 60 * MINUTE],
-  ['minute', MINUTE],
-];
-
-/** `2\u00a0days, 3\u00a0hours`: the largest unit and the next one when it is not zero (Django's timesince). */
-export function timeSince(ms: number): string {
-  const elapsed = Math.max(0, ms);
-  const plural = (n: number, unit: string) => `${n}\u00a0${unit}${n === 1 ? '' : 's'}`;
-  const i = UNITS.findIndex(([, size]) => elapsed >= size);
-  if (i < 0) return plural(0, 'minute');
-  const [unit, size] = UNITS[i]!;
-  const count = Math.floor(elapsed / size);
-  const next = UNITS[i + 1];
-  if (!next) return plural(count, unit);
-  const rest = Math.floor((elapsed - count * size) / next[1]);
-  return rest > 0 ? `${plural(count, unit)}, ${plural(rest, next[0])}` : plural(count, unit);
-}
+import { timeSinceHtml } from './time-since-html.js';
 
 const link = (href: string, text: string) => `<a href="${escapeHtml(href)}">${escapeHtml(text)}</a>`;
 const project = (id: number, title: string) => link(`/projects/${id}/`, title);
@@ -68,14 +44,13 @@ function phrase(row: UserActivityRecord): string {
 export function activityHtml(rows: readonly UserActivityRecord[], links: Links, now = Date.now()): string {
   const items = rows.map((row) => {
     const avatar = links.protocolRelative(links.userImage(row.actor_id, '60x60'));
-    const ago = timeSince(now - Date.parse(row.datetime_created));
     return [
       '<li>',
       `  <a href="/users/${escapeHtml(row.actor_username)}/"><img class="avatar" src="${escapeHtml(avatar)}" width="60" height="60" alt="${escapeHtml(row.actor_username)}"></a>`,
       '  <div>',
       `    <span class="actor">${escapeHtml(row.actor_username)}</span>`,
       `    ${phrase(row)}`,
-      `    <span class="time">${ago.replace(/\u00a0/g, '&nbsp;')} ago</span>`,
+      `    <span class="time">${timeSinceHtml(row.datetime_created, now)}</span>`,
       '  </div>',
       '</li>',
     ].join('\n');

@@ -17,17 +17,17 @@ import type { Links } from './links.js';
 // here, so the sandbox answers as the real site does whatever the client's types promise.
 
 /** A user: `profile.country` may be `null`. */
-export type WireUser = Omit<User, 'profile'> & {
+type WireUser = Omit<User, 'profile'> & {
   profile: Omit<User['profile'], 'country'> & { country: string | null };
 };
 /** The author block of a `/users/<u>/projects` row: no `username`. */
-export type ListAuthor = Omit<ProjectAuthor, 'username'>;
+type ListAuthor = Omit<ProjectAuthor, 'username'>;
 /** A row of `/users/<u>/projects`: a thin author, no `project_token`, `stats.remixes` 0. */
-export type ProjectListRow = Omit<Project, 'author' | 'project_token'> & { author: ListAuthor };
+type ProjectListRow = Omit<Project, 'author' | 'project_token'> & { author: ListAuthor };
 /** A news item whose id may pass 2^53: a bigint, written as exact digits (see `json`). */
-export type WireNewsItem = Omit<NewsItem, 'id'> & { id: bigint };
+type WireNewsItem = Omit<NewsItem, 'id'> & { id: bigint };
 /** `/session/` with the fields the real one sends beyond the documented ones. */
-export type WireSessionInfo = SessionInfo & {
+type WireSessionInfo = SessionInfo & {
   user: NonNullable<SessionInfo['user']> & {
     classroomId: number | null;
     should_vpn: boolean;

@@ -8,30 +8,7 @@ import { escapeHtml } from '../../records/html.js';
 import type { MuteStatus } from '../../records/write-records.js';
 import type { CommentRow, UserRow } from '../state/store.js';
 import type { Links } from './links.js';
-
-/** "2 days, 3 hours ago", with the no-break spaces the site puts in (WIRE.md §11.2). */
-export function timeAgo(iso: string, now = Date.now()): string {
-  const minutes = Math.max(0, Math.floor((now - Date.parse(iso)) / 60_000));
-  const units: [string, number][] = [
-    ['year', 525_600],
-    ['month', 43_200],
-    ['week', 10_080],
-    ['day', 1_440],
-    ['hour', 60],
-    ['minute', 1],
-  ];
-  const parts: string[] = [];
-  let rest = minutes;
-  for (const [name, size] of units) {
-    const n = Math.floor(rest / size);
-    if (n > 0) {
-      parts.push(`${n}\u00a0${name}${n === 1 ? '' : 's'}`);
-      rest -= n * size;
-    }
-    if (parts.length === 2) break;
-  }
-  return parts.length === 0 ? 'just now' : `${parts.join(', ')} ago`;
-}
+import { timeSinceHtml } from './time-since-html.js';
 
 /**
  * One comment's `div`. Its reply link names the thread (the top-level comment) and, as
@@ -51,7 +28,7 @@ export function profileCommentDiv(row: CommentRow, author: UserRow, links: Links
     `    <div class="name"><a href="/users/${name}/">${name}</a></div>`,
     `    <div class="content">${escapeHtml(row.content)}</div>`,
     '    <div>',
-    `      <span class="time" title="${escapeHtml(row.created)}">${timeAgo(row.created)}</span>`,
+    `      <span class="time" title="${escapeHtml(row.created)}">${timeSinceHtml(row.created, Date.now())}</span>`,
     `      <a class="reply" style="display: none;" data-comment-id="${row.id}" data-parent-thread="${thread}" data-commentee-id="${author.id}" data-control="reply-to"><span>Reply</span></a>`,
     '    </div>',
     '  </div>',

@@ -1,20 +1,9 @@
 /** Reading the answers the site gives as HTML (profile comments, a profile's activity, forum pages). */
 
 import { ApiError } from '../errors.js';
-import type { ClientCore } from '../http/client-core.js';
-import type { HttpAnswer } from '../http/http.js';
-import { HtmlDepthError } from './html.js';
-
-/**
- * A page that parsed but lacks what its reader needs (a heading, a table, a post's id): the
- * reader throws it naming what was missing, and {@link readHtmlAnswer} makes it an `ApiError`.
- */
-export class UnreadablePageError extends Error {
-  override readonly name = 'UnreadablePageError';
-  constructor(readonly missing: string) {
-    super(`the page has no ${missing}`);
-  }
-}
+import { HtmlDepthError, UnreadablePageError } from '../records/html.js';
+import type { ClientCore } from './client-core.js';
+import type { HttpAnswer } from './http.js';
 
 /**
  * The answer's text in the charset its `Content-Type` names (UTF-8 when it names none, or one
