@@ -81,8 +81,16 @@ export { loadSb3, type ReadSb3Options, readSb3, type Sb3Project, saveSb3, writeS
 export { DEFAULT_ZIP_LIMITS, type ZipLimits } from './project/zip.js';
 export type * from './records/activity-records.js';
 export { MESSAGE_FILTERS, MESSAGE_TYPES } from './records/activity-records.js';
+// Classrooms, the backpack, "My Stuff", project creation and profile edits (WIRE.md §12.2-12.5).
+export type * from './records/classroom-records.js';
 export type * from './records/records.js';
 export type * from './records/write-records.js';
+export {
+  type ClassActivityOptions,
+  type ClassCreateOptions,
+  Classrooms,
+  type MyClassesOptions,
+} from './resources/classrooms.js';
 export {
   MessageEvents,
   type MessageEventsMap,
@@ -104,6 +112,7 @@ export type {
 } from './resources/remix-tree.js';
 export type { ListOptions } from './resources/resource.js';
 export { Search, type SearchMode, type SearchOptions } from './resources/search.js';
+export type { SitePageOptions } from './resources/site-pages.js';
 export type {
   DailyStatistics,
   MonthlyGaStatistics,

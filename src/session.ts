@@ -16,6 +16,7 @@ import { parseAnswer } from './records/answers.js';
 import type { Featured, Health, LoginAnswer, NewsItem, SessionInfo } from './records/records.js';
 import { assertNonEmptyString, assertObject, assertString } from './records/validate.js';
 import { hideSecrets } from './redact.js';
+import { Classrooms } from './resources/classrooms.js';
 import { Messages } from './resources/messages.js';
 import { Projects } from './resources/projects.js';
 import { apiList, type ListOptions } from './resources/resource.js';
@@ -79,6 +80,8 @@ export class Session implements ClientCore {
   readonly search: Search;
   /** The logged-in user's messages: list, count, clear, and a poller of new ones. */
   readonly messages: Messages;
+  /** Classrooms: a class, its students, studios and activity; an educator's classes and class writes. */
+  readonly classrooms: Classrooms;
   /** @internal the HTTP core; resource groups use it. */
   readonly http: HttpClient;
 
@@ -112,6 +115,7 @@ export class Session implements ClientCore {
     this.studios = new Studios(this);
     this.search = new Search(this);
     this.messages = new Messages(this);
+    this.classrooms = new Classrooms(this);
   }
 
   /** Creates a session and logs in. Throws {@link ApiError} (status 403) when the login is refused. */

@@ -4,10 +4,11 @@ import { ApiError } from '../errors.js';
 import type { ClientCore } from '../http/client-core.js';
 import type { HttpAnswer } from '../http/http.js';
 import { HtmlDepthError } from './html.js';
+import { HtmlShapeError } from './html-shape-error.js';
 
 /**
- * Reads an HTML answer with `read`; a page the reader refuses (nested too deep) is the service's
- * failure, an {@link ApiError}, like an unreadable JSON answer.
+ * Reads an HTML answer with `read`; a page the reader refuses (nested too deep, or lacking what
+ * the reader needs) is the service's failure, an {@link ApiError}, like an unreadable JSON answer.
  */
 export function readHtmlAnswer<T>(
   session: ClientCore,
@@ -18,7 +19,7 @@ export function readHtmlAnswer<T>(
   try {
     return read(new TextDecoder().decode(answer.bytes));
   } catch (error) {
-    if (!(error instanceof HtmlDepthError)) throw error;
+    if (!(error instanceof HtmlDepthError || error instanceof HtmlShapeError)) throw error;
     throw new ApiError({
       status: answer.status,
       url: answer.url,

@@ -23,6 +23,7 @@ import { Router } from './router.js';
 import { activityRoutes } from './routes/activity.js';
 import { apiRoutes } from './routes/api.js';
 import { assetHostRoutes } from './routes/asset-host.js';
+import { classroomRoutes } from './routes/classrooms.js';
 import { commentWriteRoutes } from './routes/comment-writes.js';
 import { imageRoutes } from './routes/images.js';
 import { messageRoutes } from './routes/messages.js';
@@ -141,6 +142,7 @@ export async function startSandbox(options?: SandboxOptions): Promise<Sandbox> {
   activityRoutes(router, ctx);
   statisticsRoutes(router, ctx);
   remixTreeRoutes(router);
+  classroomRoutes(router, ctx);
   const cloud = setUpSandboxCloud({
     server: http.server,
     router,
@@ -149,7 +151,8 @@ export async function startSandbox(options?: SandboxOptions): Promise<Sandbox> {
     seed: opts.seed,
     wsBase: `ws://${urlHost(opts.host)}:${port}`,
     owner: samples.demoUser,
-    demoPlayers: accounts.slice(1).map((a) => a.username),
+    // The educator is no player of the cloud game (its log stays the same as before there was one).
+    demoPlayers: accounts.slice(1, 3).map((a) => a.username),
     fixtureProjectId: samples.fixtureProjects.cloud_variables_simple,
     rateLimits: opts.cloudRateLimits,
   });

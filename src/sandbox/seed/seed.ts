@@ -27,6 +27,7 @@ import {
 } from '../state/store.js';
 import { Random } from './random.js';
 import { seedActivity } from './seed-activity.js';
+import { seedClassrooms } from './seed-classrooms.js';
 import * as words from './vocabulary.js';
 
 /** A demo login. The passwords are public on purpose: they only open the local sandbox. */
@@ -53,6 +54,14 @@ export interface Samples {
   studio: number;
   /** A shared project with a dozen top-level comments, several with replies. */
   projectWithComments: number;
+  /** An open class of `educator` with 45 students, two class studios, activity and alerts. */
+  classroom: number;
+  /** Its sign-up token (`classrooms.byToken`). */
+  classroomToken: string;
+  /** A closed class of `educator`. */
+  closedClassroom: number;
+  /** An educator account (a demo login): `permissions.educator` is true. */
+  educator: string;
 }
 
 export interface SeedResult {
@@ -66,6 +75,7 @@ export const DEMO_ACCOUNTS: readonly DemoAccount[] = [
   { username: 'demo_scratcher', password: 'sandbox-demo-1' },
   { username: 'other_scratcher', password: 'sandbox-other-2' },
   { username: 'StarAnimator', password: 'sandbox-star-3' },
+  { username: 'demo_educator', password: 'sandbox-teach-4' },
 ];
 
 const DAY = 86_400_000;
@@ -627,6 +637,11 @@ export async function seedStore(seed: number): Promise<SeedResult> {
     teamIds: team.map((t) => t.row.id),
   });
   store.statistics = seedStatistics(new Random(seed ^ 0x7374_6174), SEED_NOW);
+  const classes = seedClassrooms(store, new Random(seed ^ 0x636c_6173), {
+    educator: DEMO_ACCOUNTS[3]!.username,
+    demoUserId: demo.row.id,
+    now: SEED_NOW,
+  });
 
   // ---- demo passwords (hashes only) --------------------------------------------------------
   const hashes = await hashing;
@@ -650,6 +665,7 @@ export async function seedStore(seed: number): Promise<SeedResult> {
       remixedProject: remixed.row!.id,
       studio: sampleStudio,
       projectWithComments: mostLoved.id,
+      ...classes,
     },
   };
 }
