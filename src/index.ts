@@ -81,10 +81,12 @@ export { loadSb3, type ReadSb3Options, readSb3, type Sb3Project, saveSb3, writeS
 export { DEFAULT_ZIP_LIMITS, type ZipLimits } from './project/zip.js';
 export type * from './records/activity-records.js';
 export { MESSAGE_FILTERS, MESSAGE_TYPES } from './records/activity-records.js';
+export type * from './records/backpack-records.js';
 // Classrooms, the backpack, "My Stuff", project creation and profile edits (WIRE.md §12.2-12.5).
 export type * from './records/classroom-records.js';
 export type * from './records/records.js';
 export type * from './records/write-records.js';
+export { Backpack } from './resources/backpack.js';
 export {
   type ClassActivityOptions,
   type ClassCreateOptions,

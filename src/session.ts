@@ -16,6 +16,7 @@ import { parseAnswer } from './records/answers.js';
 import type { Featured, Health, LoginAnswer, NewsItem, SessionInfo } from './records/records.js';
 import { assertNonEmptyString, assertObject, assertString } from './records/validate.js';
 import { hideSecrets } from './redact.js';
+import { Backpack } from './resources/backpack.js';
 import { Classrooms } from './resources/classrooms.js';
 import { Messages } from './resources/messages.js';
 import { Projects } from './resources/projects.js';
@@ -82,6 +83,8 @@ export class Session implements ClientCore {
   readonly messages: Messages;
   /** Classrooms: a class, its students, studios and activity; an educator's classes and class writes. */
   readonly classrooms: Classrooms;
+  /** The logged-in user's backpack: list, download, delete. */
+  readonly backpack: Backpack;
   /** @internal the HTTP core; resource groups use it. */
   readonly http: HttpClient;
 
@@ -107,7 +110,14 @@ export class Session implements ClientCore {
       rateLimit: options.rateLimit,
       // The platform's limit counts an address's requests to all its hosts together.
       hostGroups: [
-        [this.hosts.site, this.hosts.api, this.hosts.projects, this.hosts.assets, this.hosts.cloudHttp],
+        [
+          this.hosts.site,
+          this.hosts.api,
+          this.hosts.projects,
+          this.hosts.assets,
+          this.hosts.cloudHttp,
+          this.hosts.backpack,
+        ],
       ],
     });
     this.users = new Users(this);
@@ -116,6 +126,7 @@ export class Session implements ClientCore {
     this.search = new Search(this);
     this.messages = new Messages(this);
     this.classrooms = new Classrooms(this);
+    this.backpack = new Backpack(this);
   }
 
   /** Creates a session and logs in. Throws {@link ApiError} (status 403) when the login is refused. */

@@ -23,6 +23,7 @@ import { Router } from './router.js';
 import { activityRoutes } from './routes/activity.js';
 import { apiRoutes } from './routes/api.js';
 import { assetHostRoutes } from './routes/asset-host.js';
+import { backpackRoutes } from './routes/backpack.js';
 import { classroomRoutes } from './routes/classrooms.js';
 import { commentWriteRoutes } from './routes/comment-writes.js';
 import { imageRoutes } from './routes/images.js';
@@ -117,6 +118,7 @@ export async function startSandbox(options?: SandboxOptions): Promise<Sandbox> {
     assets: `${url}/assets`,
     cloudHttp: `${url}/clouddata`,
     cloudWs: `ws://${urlHost(opts.host)}:${port}/clouddata`,
+    backpack: `${url}/backpack`,
   };
   const links = new Links(url);
   const ctx: SandboxContext = {
@@ -143,6 +145,7 @@ export async function startSandbox(options?: SandboxOptions): Promise<Sandbox> {
   statisticsRoutes(router, ctx);
   remixTreeRoutes(router);
   classroomRoutes(router, ctx);
+  backpackRoutes(router, ctx);
   const cloud = setUpSandboxCloud({
     server: http.server,
     router,
