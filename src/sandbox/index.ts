@@ -28,6 +28,7 @@ import { classroomRoutes } from './routes/classrooms.js';
 import { commentWriteRoutes } from './routes/comment-writes.js';
 import { imageRoutes } from './routes/images.js';
 import { messageRoutes } from './routes/messages.js';
+import { projectCreationRoutes } from './routes/project-creation.js';
 import { projectHostRoutes } from './routes/project-host.js';
 import { remixTreeRoutes } from './routes/remix-tree.js';
 import { siteRoutes } from './routes/site.js';
@@ -146,6 +147,7 @@ export async function startSandbox(options?: SandboxOptions): Promise<Sandbox> {
   remixTreeRoutes(router);
   classroomRoutes(router, ctx);
   backpackRoutes(router, ctx);
+  projectCreationRoutes(router, ctx);
   const cloud = setUpSandboxCloud({
     server: http.server,
     router,
