@@ -19,6 +19,7 @@ import { hideSecrets } from './redact.js';
 import { Backpack } from './resources/backpack.js';
 import { Classrooms } from './resources/classrooms.js';
 import { Messages } from './resources/messages.js';
+import { MyStuff } from './resources/my-stuff.js';
 import { Projects } from './resources/projects.js';
 import { apiList, type ListOptions } from './resources/resource.js';
 import { Search } from './resources/search.js';
@@ -85,6 +86,8 @@ export class Session implements ClientCore {
   readonly classrooms: Classrooms;
   /** The logged-in user's backpack: list, download, delete. */
   readonly backpack: Backpack;
+  /** "My Stuff" of the logged-in user: projects, studios, counts. */
+  readonly myStuff: MyStuff;
   /** @internal the HTTP core; resource groups use it. */
   readonly http: HttpClient;
 
@@ -127,6 +130,7 @@ export class Session implements ClientCore {
     this.messages = new Messages(this);
     this.classrooms = new Classrooms(this);
     this.backpack = new Backpack(this);
+    this.myStuff = new MyStuff(this);
   }
 
   /** Creates a session and logs in. Throws {@link ApiError} (status 403) when the login is refused. */

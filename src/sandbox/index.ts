@@ -28,6 +28,7 @@ import { classroomRoutes } from './routes/classrooms.js';
 import { commentWriteRoutes } from './routes/comment-writes.js';
 import { imageRoutes } from './routes/images.js';
 import { messageRoutes } from './routes/messages.js';
+import { myStuffRoutes } from './routes/my-stuff.js';
 import { profileEditRoutes } from './routes/profile-edits.js';
 import { projectCreationRoutes } from './routes/project-creation.js';
 import { projectHostRoutes } from './routes/project-host.js';
@@ -150,6 +151,7 @@ export async function startSandbox(options?: SandboxOptions): Promise<Sandbox> {
   backpackRoutes(router, ctx);
   projectCreationRoutes(router, ctx);
   profileEditRoutes(router, ctx);
+  myStuffRoutes(router, ctx);
   const cloud = setUpSandboxCloud({
     server: http.server,
     router,
