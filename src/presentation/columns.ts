@@ -5,12 +5,13 @@
  * image URLs) is a judgement no generic key walk makes.
  */
 import { describeActivity } from './activity-rows.js';
+import { type Cell, cell, count, date, idTitleColumns, linkTo, userPath } from './cells.js';
+import { CLASS_AND_BACKPACK_COLUMNS } from './class-columns.js';
 import type { RecordKind, RecordOfKind } from './detect.js';
-import { formatCount, formatDate, formatTimestamp } from './format.js';
+import { formatTimestamp } from './format.js';
 import { userLabel } from './known-users.js';
 
-/** A raw cell value, before formatting. */
-export type Cell = string | number | boolean | null;
+export type { Cell } from './cells.js';
 
 /** What a table knows besides its records. */
 export interface ColumnContext {
@@ -58,18 +59,8 @@ export interface Column<R> extends ColumnSpec {
   readonly dropIfUniform?: boolean;
 }
 
-const userPath = (username: string): string => `/users/${encodeURIComponent(username)}/`;
 const projectPath = (id: number): string => `/projects/${id}/`;
 const studioPath = (id: number): string => `/studios/${id}/`;
-
-const count = (v: Cell): string =>
-  typeof v === 'number' ? formatCount(v) : v === null || v === undefined ? '' : String(v);
-/** A field that may be missing on the wire, as a cell. */
-const cell = (v: unknown): Cell =>
-  typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean' ? v : null;
-const date = (v: unknown): Cell => (typeof v === 'string' ? formatDate(v) : null);
-const linkTo = (path: (x: string) => string, name: Cell): string | null =>
-  typeof name === 'string' && name !== '' && !name.startsWith('#') ? path(name) : null;
 
 /** The 1900 placeholder of real answers (WIRE.md §10) says nothing: shown empty. */
 function joined(v: unknown): Cell {
@@ -109,23 +100,7 @@ const COLUMNS: Columns = {
     },
   ],
   project: [
-    {
-      key: 'id',
-      header: 'id',
-      align: 'right',
-      priority: 80,
-      get: (p) => cell(p.id),
-      href: (p) => projectPath(p.id),
-    },
-    {
-      key: 'title',
-      header: 'title',
-      priority: 100,
-      maxWidth: 40,
-      minWidth: 16,
-      get: (p) => cell(p.title),
-      href: (p) => projectPath(p.id),
-    },
+    ...idTitleColumns<RecordOfKind['project']>({ id: (p) => p.id, title: (p) => p.title, path: projectPath }),
     {
       key: 'author',
       header: 'author',
@@ -171,23 +146,7 @@ const COLUMNS: Columns = {
     { key: 'public', header: 'public', priority: 20, dropIfUniform: true, get: (p) => cell(p.public) },
   ],
   studio: [
-    {
-      key: 'id',
-      header: 'id',
-      align: 'right',
-      priority: 80,
-      get: (s) => cell(s.id),
-      href: (s) => studioPath(s.id),
-    },
-    {
-      key: 'title',
-      header: 'title',
-      priority: 100,
-      maxWidth: 40,
-      minWidth: 16,
-      get: (s) => cell(s.title),
-      href: (s) => studioPath(s.id),
-    },
+    ...idTitleColumns<RecordOfKind['studio']>({ id: (s) => s.id, title: (s) => s.title, path: studioPath }),
     // The record only carries the host's user id: a username where one was seen, else `#id`.
     {
       key: 'host',
@@ -257,23 +216,11 @@ const COLUMNS: Columns = {
     { key: 'parent', header: 'parent', align: 'right', priority: 30, get: (c) => cell(c.parent_id) },
   ],
   studioProject: [
-    {
-      key: 'id',
-      header: 'id',
-      align: 'right',
-      priority: 80,
-      get: (p) => cell(p.id),
-      href: (p) => projectPath(p.id),
-    },
-    {
-      key: 'title',
-      header: 'title',
-      priority: 100,
-      maxWidth: 40,
-      minWidth: 16,
-      get: (p) => cell(p.title),
-      href: (p) => projectPath(p.id),
-    },
+    ...idTitleColumns<RecordOfKind['studioProject']>({
+      id: (p) => p.id,
+      title: (p) => p.title,
+      path: projectPath,
+    }),
     {
       key: 'author',
       header: 'author',
@@ -354,6 +301,7 @@ const COLUMNS: Columns = {
     // Values are often long digit strings (text encoded for cloud variables): cut, not wrapped.
     { key: 'value', header: 'value', priority: 70, maxWidth: 30, get: (e) => cell(e.value) },
   ],
+  ...CLASS_AND_BACKPACK_COLUMNS,
 };
 
 /** The columns shown for records of `kind`, in display order. */

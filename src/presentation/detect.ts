@@ -5,6 +5,8 @@
  * checks are structural: the fields the presentation layer reads must be there with the right types.
  */
 import type { FeedItem, Message, StudioActivity, UserActivity } from '../records/activity-records.js';
+import type { BackpackItem } from '../records/backpack-records.js';
+import type { Classroom, ClassroomListRow } from '../records/classroom-records.js';
 import type {
   CloudLogEntry,
   Comment,
@@ -23,7 +25,10 @@ export type RecordKind =
   | 'comment'
   | 'studioProject'
   | 'logEntry'
-  | 'activity';
+  | 'activity'
+  | 'classroom'
+  | 'classroomRow'
+  | 'backpackItem';
 
 /** A row of messages, a studio's activity, the feed or a profile's activity (WIRE.md §11.1-11.2). */
 export type ActivityRow = Message | StudioActivity | FeedItem | UserActivity;
@@ -38,6 +43,12 @@ export interface RecordOfKind {
   studioProject: StudioProject;
   logEntry: CloudLogEntry;
   activity: ActivityRow;
+  /** A class (WIRE.md §12.2). */
+  classroom: Classroom;
+  /** A row of an educator's class list. */
+  classroomRow: ClassroomListRow;
+  /** An item of a backpack (WIRE.md §12.3). */
+  backpackItem: BackpackItem;
 }
 
 type Obj = Record<string, unknown>;
@@ -121,6 +132,31 @@ function isActivity(x: Obj): boolean {
   return isStr(x.type) && isStr(x.actor_username) && isStr(x.datetime_created) && x.content === undefined;
 }
 
+function isClassroom(x: Obj): boolean {
+  return (
+    isNum(x.id) &&
+    isStr(x.title) &&
+    isStr(x.status) &&
+    typeof x.closed === 'boolean' &&
+    isObject(x.educator) &&
+    isStr(x.educator.username)
+  );
+}
+
+function isClassroomRow(x: Obj): boolean {
+  return (
+    isNum(x.pk) &&
+    isObject(x.fields) &&
+    isStr(x.fields.title) &&
+    isStr(x.fields.token) &&
+    isObject(x.fields.educator_profile)
+  );
+}
+
+function isBackpackItem(x: Obj): boolean {
+  return ['id', 'type', 'mime', 'name', 'body', 'thumbnail'].every((key) => isStr(x[key]));
+}
+
 // Order matters only where shapes could overlap; none of these checks accept another kind's
 // required fields, but the most specific ones go first anyway.
 const CHECKS: ReadonlyArray<readonly [RecordKind, (x: Obj) => boolean]> = [
@@ -131,6 +167,9 @@ const CHECKS: ReadonlyArray<readonly [RecordKind, (x: Obj) => boolean]> = [
   ['project', isProject],
   ['studio', isStudio],
   ['user', isUser],
+  ['classroom', isClassroom],
+  ['classroomRow', isClassroomRow],
+  ['backpackItem', isBackpackItem],
 ];
 
 function kindOfOne(x: unknown): RecordKind | null {

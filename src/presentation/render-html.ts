@@ -30,6 +30,9 @@ const NOUNS: Readonly<Record<RecordKind, readonly [string, string]>> = {
   studioProject: ['studio project', 'studio projects'],
   logEntry: ['log entry', 'log entries'],
   activity: ['item', 'items'],
+  classroom: ['class', 'classes'],
+  classroomRow: ['class', 'classes'],
+  backpackItem: ['backpack item', 'backpack items'],
 };
 
 /** E.g. `3 projects`, `40 of 1,000 projects`, `first 40 projects — .all() fetches all`, `no results`. */
