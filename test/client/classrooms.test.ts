@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { LoginRequiredError, Session } from '../../src/index.js';
+import { storeOf } from '../../src/sandbox/store-access.js';
 import { caught } from '../support/caught.js';
 import { useSandbox } from '../support/sandbox.js';
 
@@ -174,5 +175,30 @@ describe('the educator', () => {
     expect(error.status).toBe(403);
     expect(error.reason).toBe('CSRF verification failed');
     expect((await ctx.anonymous().classrooms.get(samples().classroom)).closed).toBe(false);
+  });
+
+  it('another educator may not read or change the class', async () => {
+    // A second educator: the seed has one, so the other demo account is made one here.
+    const store = storeOf(ctx.sandbox);
+    const rival = await ctx.login(1);
+    store.classrooms.educators.add(rival.userId!);
+    try {
+      for (const call of [
+        rival.classrooms.privateActivity(samples().classroom),
+        rival.classrooms.alerts({ classroom: samples().classroom }),
+        rival.classrooms.setWorkingOn(samples().classroom, 'Mine now'),
+        rival.classrooms.close(samples().classroom),
+      ]) {
+        const error = await caught(call);
+        expect(error.status).toBe(403);
+        expect(error.reason).toBe('This class belongs to another educator');
+      }
+      expect(await rival.classrooms.mine()).toHaveLength(0);
+      expect((await ctx.anonymous().classrooms.get(samples().classroom)).status).toBe(
+        'Unit 2: making a platformer',
+      );
+    } finally {
+      store.classrooms.educators.delete(rival.userId!);
+    }
   });
 });
