@@ -38,7 +38,7 @@ export interface ClassroomListRow {
   model?: string;
   fields: {
     title: string;
-    /** The sign-up token (a secret of the class: whoever has it can join). */
+    /** The sign-up token (a secret of the class: whoever has it can join; printed as `[redacted]`). */
     token: string;
     datetime_created: string;
     student_count?: number;

@@ -28,6 +28,7 @@ import {
   assertUsername,
   toId,
 } from '../records/validate.js';
+import { hideSecrets } from '../redact.js';
 import type { RecordList } from '../rows/record-list.js';
 import { Resource } from './resource.js';
 import { readSitePages, type SitePageOptions } from './site-pages.js';
@@ -89,6 +90,8 @@ export class Classrooms extends Resource {
     assertNonEmptyString(token, 'token');
     if (!/^[A-Za-z0-9]{1,64}$/.test(token))
       throw new RangeError('token must be letters and digits (at most 64)');
+    // The token is in the URL: an error about this request must not show it.
+    this.session.http.rememberSecret(token);
     return fromApi(await this.session.apiGet<ApiClassroom>(`/classtoken/${token}`));
   }
 
@@ -133,11 +136,18 @@ export class Classrooms extends Resource {
     if (!sort) throw new RangeError(`sort must be one of ${[...SORTS.keys()].join(', ')}`);
     this.session.requireAuth('classrooms.mine');
     const url = `${this.session.hosts.site}/site-api/classrooms/${closed ? 'closed' : 'all'}/`;
-    return readSitePages(
-      (page, signal) =>
-        this.session.authedJson<ClassroomListRow[]>(url, { query: { page, ...sort }, signal }),
-      options,
-    );
+    // The sign-up token lets anyone join the class: a secret of the session, hidden when printed.
+    return readSitePages(async (page, signal) => {
+      const rows = await this.session.authedJson<ClassroomListRow[]>(url, {
+        query: { page, ...sort },
+        signal,
+      });
+      for (const row of Array.isArray(rows) ? rows : []) {
+        if (typeof row?.fields?.token === 'string') this.session.http.rememberSecret(row.fields.token);
+        hideSecrets(row);
+      }
+      return rows;
+    }, options);
   }
 
   /** Everything the class's students did (educator only), or one student's with `student`. */

@@ -27,6 +27,8 @@ export const CLASS_PAGE_SIZE = 20;
 /** The longest class title, and the longest description or "working on". */
 export const MAX_CLASS_TITLE = 100;
 export const MAX_CLASS_TEXT = 5_000;
+/** The most studios one class may have (the sandbox's rule). */
+export const MAX_CLASS_STUDIOS = 100;
 /** The most items of the public activity one request may ask for. */
 const MAX_PUBLIC_ACTIVITY = 100;
 const BODY_LIMIT = 64 * 1024;
@@ -298,6 +300,9 @@ export function classroomRoutes(router: Router, ctx: SandboxContext): void {
     const row = ownClass(session, idText);
     if (body.classroom_token !== row.token) throw forbidden('classroom_token does not match the class');
     if (row.ended !== null) throw forbidden('This class has ended');
+    if (row.studioIds.length >= MAX_CLASS_STUDIOS) {
+      throw forbidden(`A class may have at most ${MAX_CLASS_STUDIOS} studios`);
+    }
     const title = text(body.title, 'title', 52, true);
     const description =
       body.description === undefined ? '' : text(body.description, 'description', MAX_CLASS_TEXT, false);

@@ -15,9 +15,6 @@ export interface BackpackRow {
   thumbnail: string;
 }
 
-/** The most items one backpack holds in the sandbox. */
-export const MAX_BACKPACK_ITEMS = 1_000;
-
 /** The backpacks of one sandbox. */
 export class Backpacks {
   readonly #items = new Map<number, BackpackRow[]>();
