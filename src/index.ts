@@ -84,6 +84,7 @@ export { MESSAGE_FILTERS, MESSAGE_TYPES } from './records/activity-records.js';
 export type * from './records/backpack-records.js';
 // Classrooms, the backpack, "My Stuff", project creation and profile edits (WIRE.md §12.2-12.5).
 export type * from './records/classroom-records.js';
+export { classActivityName } from './records/classroom-records.js';
 export type * from './records/my-stuff-records.js';
 export type * from './records/profile-records.js';
 export { FEATURED_LABEL_CODES } from './records/profile-records.js';

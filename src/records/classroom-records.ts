@@ -64,6 +64,41 @@ export interface ClassroomStudio {
  */
 export type ClassActivityCode = number;
 
+/** What each code of private activity is, named as the other activity rows name it. */
+export type ClassActivityName =
+  | 'followuser'
+  | 'followstudio'
+  | 'loveproject'
+  | 'favoriteproject'
+  | 'addprojecttostudio'
+  | 'shareproject'
+  | 'remixproject'
+  | 'createstudio'
+  | 'updatestudio'
+  | 'removeprojectfromstudio'
+  | 'becomeownerstudio'
+  | 'updateprofile'
+  | 'addcomment'
+  | 'performaction';
+
+/** The name of a private activity code (WIRE.md §12.2.3); codes it does not list are `performaction`. */
+export function classActivityName(code: ClassActivityCode): ClassActivityName {
+  if (code === 0) return 'followuser';
+  if (code === 1) return 'followstudio';
+  if (code === 2) return 'loveproject';
+  if (code === 3) return 'favoriteproject';
+  if (code === 7) return 'addprojecttostudio';
+  if (code >= 8 && code <= 10) return 'shareproject';
+  if (code === 11) return 'remixproject';
+  if (code === 13) return 'createstudio';
+  if (code === 15) return 'updatestudio';
+  if (code >= 16 && code <= 19) return 'removeprojectfromstudio';
+  if (code >= 20 && code <= 22) return 'becomeownerstudio';
+  if (code >= 23 && code <= 25) return 'updateprofile';
+  if (code === 26 || code === 27) return 'addcomment';
+  return 'performaction';
+}
+
 /** One item of a class's private activity (educator only). */
 export interface ClassroomActivityRow {
   type: ClassActivityCode;

@@ -6,7 +6,7 @@
  */
 import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { LoginRequiredError, Session } from '../../src/index.js';
+import { classActivityName, LoginRequiredError, Session } from '../../src/index.js';
 import { storeOf } from '../../src/sandbox/store-access.js';
 import { caught } from '../support/caught.js';
 import { useSandbox } from '../support/sandbox.js';
@@ -114,6 +114,9 @@ describe('the educator', () => {
     const all = await teacher.classrooms.privateActivity(samples().classroom);
     expect(all).toHaveLength(60);
     expect(typeof all[0]!.type).toBe('number');
+    const names = new Set(all.map((row) => classActivityName(row.type)));
+    expect([...names].every((name) => name !== 'performaction')).toBe(true);
+    expect(names.has('loveproject')).toBe(true);
     const name = all[0]!.actor.username;
     const one = await teacher.classrooms.privateActivity(samples().classroom, { student: name });
     expect(one.length).toBeGreaterThan(0);
