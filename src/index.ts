@@ -81,10 +81,24 @@ export { loadSb3, type ReadSb3Options, readSb3, type Sb3Project, saveSb3, writeS
 export { DEFAULT_ZIP_LIMITS, type ZipLimits } from './project/zip.js';
 export type * from './records/activity-records.js';
 export { MESSAGE_FILTERS, MESSAGE_TYPES } from './records/activity-records.js';
+export type * from './records/backpack-records.js';
+// Classrooms, the backpack, "My Stuff", project creation and profile edits (WIRE.md §12.2-12.5).
+export type * from './records/classroom-records.js';
+export { classActivityName } from './records/classroom-records.js';
 export type * from './records/forum-records.js';
 export { SITE_TIME_ZONE } from './records/forum-time.js';
+export type * from './records/my-stuff-records.js';
+export type * from './records/profile-records.js';
+export { FEATURED_LABEL_CODES } from './records/profile-records.js';
 export type * from './records/records.js';
 export type * from './records/write-records.js';
+export { Backpack } from './resources/backpack.js';
+export {
+  type ClassActivityOptions,
+  type ClassCreateOptions,
+  Classrooms,
+  type MyClassesOptions,
+} from './resources/classrooms.js';
 export { type ForumReadOptions, Forums, POSTS_PER_PAGE, TOPICS_PER_PAGE } from './resources/forums.js';
 export {
   MessageEvents,
@@ -92,6 +106,7 @@ export {
   type MessageEventsOptions,
 } from './resources/message-events.js';
 export { type MessageListOptions, Messages } from './resources/messages.js';
+export { MyStuff, type MyStuffProjectOptions, type MyStuffStudioOptions } from './resources/my-stuff.js';
 export {
   type CommentListOptions,
   type ProjectMetadata,
@@ -107,6 +122,7 @@ export type {
 } from './resources/remix-tree.js';
 export type { ListOptions } from './resources/resource.js';
 export { Search, type SearchMode, type SearchOptions } from './resources/search.js';
+export type { SitePageOptions } from './resources/site-pages.js';
 export type {
   DailyStatistics,
   MonthlyGaStatistics,

@@ -16,8 +16,11 @@ import { parseAnswer } from './records/answers.js';
 import type { Featured, Health, LoginAnswer, NewsItem, SessionInfo } from './records/records.js';
 import { assertNonEmptyString, assertObject, assertString } from './records/validate.js';
 import { hideSecrets } from './redact.js';
+import { Backpack } from './resources/backpack.js';
+import { Classrooms } from './resources/classrooms.js';
 import { Forums } from './resources/forums.js';
 import { Messages } from './resources/messages.js';
+import { MyStuff } from './resources/my-stuff.js';
 import { Projects } from './resources/projects.js';
 import { apiList, type ListOptions } from './resources/resource.js';
 import { Search } from './resources/search.js';
@@ -82,6 +85,12 @@ export class Session implements ClientCore {
   readonly messages: Messages;
   /** The forums: categories, a category's topics, a topic's posts and feed (no login). */
   readonly forums: Forums;
+  /** Classrooms: a class, its students, studios and activity; an educator's classes and class writes. */
+  readonly classrooms: Classrooms;
+  /** The logged-in user's backpack: list, download, delete. */
+  readonly backpack: Backpack;
+  /** "My Stuff" of the logged-in user: projects, studios, counts. */
+  readonly myStuff: MyStuff;
   /** @internal the HTTP core; resource groups use it. */
   readonly http: HttpClient;
 
@@ -107,7 +116,14 @@ export class Session implements ClientCore {
       rateLimit: options.rateLimit,
       // The platform's limit counts an address's requests to all its hosts together.
       hostGroups: [
-        [this.hosts.site, this.hosts.api, this.hosts.projects, this.hosts.assets, this.hosts.cloudHttp],
+        [
+          this.hosts.site,
+          this.hosts.api,
+          this.hosts.projects,
+          this.hosts.assets,
+          this.hosts.cloudHttp,
+          this.hosts.backpack,
+        ],
       ],
     });
     this.users = new Users(this);
@@ -116,6 +132,9 @@ export class Session implements ClientCore {
     this.search = new Search(this);
     this.messages = new Messages(this);
     this.forums = new Forums(this);
+    this.classrooms = new Classrooms(this);
+    this.backpack = new Backpack(this);
+    this.myStuff = new MyStuff(this);
   }
 
   /** Creates a session and logs in. Throws {@link ApiError} (status 403) when the login is refused. */

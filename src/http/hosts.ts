@@ -17,6 +17,8 @@ export interface Hosts {
   cloudHttp: string;
   /** Cloud variables over WebSocket (`wss://` or `ws://`). */
   cloudWs: string;
+  /** Backpacks: each user's list and the items' files (WIRE.md §12.3). */
+  backpack: string;
 }
 
 /** The real platform's hosts: the default of every `Session`. */
@@ -27,6 +29,7 @@ export const PLATFORM_HOSTS: Readonly<Hosts> = Object.freeze({
   assets: 'https://assets.scratch.mit.edu',
   cloudHttp: 'https://clouddata.scratch.mit.edu',
   cloudWs: 'wss://clouddata.scratch.mit.edu',
+  backpack: 'https://backpack.scratch.mit.edu',
 });
 
 const ROLES = Object.keys(PLATFORM_HOSTS) as (keyof Hosts)[];

@@ -5,26 +5,18 @@
  * image URLs) is a judgement no generic key walk makes.
  */
 import { describeActivity } from './activity-rows.js';
+import { cell, countColumn, date, idAndTitle, linkTo, userColumn, userPath } from './cells.js';
+import { CLASS_AND_BACKPACK_COLUMNS } from './class-columns.js';
 import type { Cell, Column, ColumnContext } from './column.js';
 import type { RecordKind, RecordOfKind } from './detect.js';
-import { formatCount, formatDate, formatTimestamp } from './format.js';
+import { formatTimestamp } from './format.js';
 import { FORUM_POST_COLUMNS, FORUM_TOPIC_COLUMNS } from './forum-columns.js';
 import { userLabel } from './known-users.js';
 
 export type { Cell, Column, ColumnContext, ColumnSpec } from './column.js';
 
-const userPath = (username: string): string => `/users/${encodeURIComponent(username)}/`;
 const projectPath = (id: number): string => `/projects/${id}/`;
 const studioPath = (id: number): string => `/studios/${id}/`;
-
-const count = (v: Cell): string =>
-  typeof v === 'number' ? formatCount(v) : v === null || v === undefined ? '' : String(v);
-/** A field that may be missing on the wire, as a cell. */
-const cell = (v: unknown): Cell =>
-  typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean' ? v : null;
-const date = (v: unknown): Cell => (typeof v === 'string' ? formatDate(v) : null);
-const linkTo = (path: (x: string) => string, name: Cell): string | null =>
-  typeof name === 'string' && name !== '' && !name.startsWith('#') ? path(name) : null;
 
 /** The 1900 placeholder of real answers (WIRE.md §10) says nothing: shown empty. */
 function joined(v: unknown): Cell {
@@ -37,46 +29,6 @@ function projectAuthor(p: RecordOfKind['project'], context: ColumnContext): Cell
   if (typeof author?.username === 'string') return author.username;
   if (context.owner) return context.owner;
   return userLabel(author?.id) || null;
-}
-
-/** The `id` and `title` columns of a record with a page at `path(id)`, both linked to it. */
-function idAndTitle<R extends { id: number; title?: unknown }>(path: (id: number) => string): Column<R>[] {
-  return [
-    {
-      key: 'id',
-      header: 'id',
-      align: 'right',
-      priority: 80,
-      get: (r) => cell(r.id),
-      href: (r) => path(r.id),
-    },
-    {
-      key: 'title',
-      header: 'title',
-      priority: 100,
-      maxWidth: 40,
-      minWidth: 16,
-      get: (r) => cell(r.title),
-      href: (r) => path(r.id),
-    },
-  ];
-}
-
-/** A column of usernames (at most 20 wide), each linked to its profile. */
-function userColumn<R>(key: string, priority: number, get: (record: R) => unknown): Column<R> {
-  return {
-    key,
-    header: key,
-    priority,
-    maxWidth: 20,
-    get: (r) => cell(get(r)),
-    href: (r) => linkTo(userPath, cell(get(r))),
-  };
-}
-
-/** A right-aligned count column (`1,234`), the header being its key. */
-function countColumn<R>(key: string, priority: number, get: (record: R) => unknown): Column<R> {
-  return { key, header: key, align: 'right', priority, get: (r) => cell(get(r)), format: count };
 }
 
 type Columns = { readonly [K in RecordKind]: ReadonlyArray<Column<RecordOfKind[K]>> };
@@ -233,6 +185,7 @@ const COLUMNS: Columns = {
   ],
   forumTopic: FORUM_TOPIC_COLUMNS,
   forumPost: FORUM_POST_COLUMNS,
+  ...CLASS_AND_BACKPACK_COLUMNS,
 };
 
 /** The columns shown for records of `kind`, in display order. */

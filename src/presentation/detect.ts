@@ -5,6 +5,8 @@
  * checks are structural: the fields the presentation layer reads must be there with the right types.
  */
 import type { FeedItem, Message, StudioActivity, UserActivity } from '../records/activity-records.js';
+import type { BackpackItem } from '../records/backpack-records.js';
+import type { Classroom, ClassroomListRow } from '../records/classroom-records.js';
 import type { ForumPost, ForumTopic } from '../records/forum-records.js';
 import type {
   CloudLogEntry,
@@ -26,7 +28,10 @@ export type RecordKind =
   | 'logEntry'
   | 'activity'
   | 'forumTopic'
-  | 'forumPost';
+  | 'forumPost'
+  | 'classroom'
+  | 'classroomRow'
+  | 'backpackItem';
 
 /** A row of messages, a studio's activity, the feed or a profile's activity (WIRE.md §11.1-11.2). */
 export type ActivityRow = Message | StudioActivity | FeedItem | UserActivity;
@@ -43,6 +48,12 @@ export interface RecordOfKind {
   activity: ActivityRow;
   forumTopic: ForumTopic;
   forumPost: ForumPost;
+  /** A class (WIRE.md §12.2). */
+  classroom: Classroom;
+  /** A row of an educator's class list. */
+  classroomRow: ClassroomListRow;
+  /** An item of a backpack (WIRE.md §12.3). */
+  backpackItem: BackpackItem;
 }
 
 type Obj = Record<string, unknown>;
@@ -138,6 +149,31 @@ function isForumPost(x: Obj): boolean {
   );
 }
 
+function isClassroom(x: Obj): boolean {
+  return (
+    isNum(x.id) &&
+    isStr(x.title) &&
+    isStr(x.status) &&
+    typeof x.closed === 'boolean' &&
+    isObject(x.educator) &&
+    isStr(x.educator.username)
+  );
+}
+
+function isClassroomRow(x: Obj): boolean {
+  return (
+    isNum(x.pk) &&
+    isObject(x.fields) &&
+    isStr(x.fields.title) &&
+    isStr(x.fields.token) &&
+    isObject(x.fields.educator_profile)
+  );
+}
+
+function isBackpackItem(x: Obj): boolean {
+  return ['id', 'type', 'mime', 'name', 'body', 'thumbnail'].every((key) => isStr(x[key]));
+}
+
 // Order matters only where shapes could overlap; none of these checks accept another kind's
 // required fields, but the most specific ones go first anyway.
 const CHECKS: ReadonlyArray<readonly [RecordKind, (x: Obj) => boolean]> = [
@@ -150,6 +186,9 @@ const CHECKS: ReadonlyArray<readonly [RecordKind, (x: Obj) => boolean]> = [
   ['user', isUser],
   ['forumTopic', isForumTopic],
   ['forumPost', isForumPost],
+  ['classroom', isClassroom],
+  ['classroomRow', isClassroomRow],
+  ['backpackItem', isBackpackItem],
 ];
 
 function kindOfOne(x: unknown): RecordKind | null {

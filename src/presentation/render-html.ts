@@ -32,6 +32,9 @@ const NOUNS: Readonly<Record<RecordKind, readonly [string, string]>> = {
   activity: ['item', 'items'],
   forumTopic: ['topic', 'topics'],
   forumPost: ['post', 'posts'],
+  classroom: ['class', 'classes'],
+  classroomRow: ['class', 'classes'],
+  backpackItem: ['backpack item', 'backpack items'],
 };
 
 /** E.g. `3 projects`, `40 of 1,000 projects`, `first 40 projects — .all() fetches all`, `no results`. */

@@ -301,6 +301,8 @@ export interface ProjectSaveAnswer {
   status: string;
   'autosave-interval'?: string;
   'content-name'?: string;
+  /** A new project's title, base64 (the answer of a creation, WIRE.md §12.4). */
+  'content-title'?: string;
 }
 
 /** Error body of the API, e.g. `{"code": "NotFound", "message": ""}`. */

@@ -2,6 +2,7 @@
  * A profile's activity page (`{site}/messages/ajax/user-activity/`, WIRE.md §11.2), read from its
  * HTML: one `<li>` per item, its `<div>` holding `<span class="actor">`, a verb, one or two links
  * and `<span class="time">` with a relative time (`2 days, 3 hours ago`, spaces may be U+00A0).
+ * A class's public activity (WIRE.md §12.2.3) is the same list without the classes.
  */
 import type { ActivityTarget, UserActivity, UserActivityType } from './activity-records.js';
 import {
@@ -57,9 +58,13 @@ function targetOf(link: HtmlElement): ActivityTarget {
 /** The item of one `<li>`, or `null` when it is not an activity item. */
 function itemOf(li: HtmlElement, now: number): UserActivity | null {
   const body = childElements(li).find((el) => el.name === 'div') ?? li;
-  const actor = findElement(body, { tag: 'span', className: 'actor' });
+  // A class's public activity writes the same items with bare spans: actor first, time last.
+  const spans = childElements(body).filter((el) => el.name === 'span');
+  const actor =
+    findElement(body, { tag: 'span', className: 'actor' }) ?? (spans.length >= 2 ? spans[0] : null);
   if (!actor) return null;
-  const time = findElement(body, { tag: 'span', className: 'time' });
+  const time =
+    findElement(body, { tag: 'span', className: 'time' }) ?? (spans.length >= 2 ? spans.at(-1)! : null);
   const links = childElements(body).filter((el) => el.name === 'a');
   const verb = ownTexts(body)[0] ?? '';
   const ago = time ? textOf(time) : '';

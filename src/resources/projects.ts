@@ -4,12 +4,20 @@ import type { PagedList } from '../http/paging.js';
 import type { RateLimitWait } from '../http/request-budget.js';
 import { checkAsset, isAssetName, md5ext, md5Hex, projectAssetNames } from '../project/assets.js';
 import { contentTypeFor } from '../project/content-types.js';
+import { emptyProject } from '../project/empty-project.js';
 import { checkProject, repairProject } from '../project/project-check.js';
-import { type ProjectInput, toProjectFiles } from '../project/project-input.js';
+import { type AssetsInput, type ProjectInput, toProjectFiles } from '../project/project-input.js';
 import { isProjectJson, type ProjectFiles, type ProjectJson } from '../project/project-json.js';
 import { stringifyJson, tryParseJson } from '../records/json.js';
 import type { Comment, Project, ProjectSaveAnswer } from '../records/records.js';
-import { assertInteger, assertObject, assertString, toId } from '../records/validate.js';
+import {
+  assertBoolean,
+  assertInteger,
+  assertNonEmptyString,
+  assertObject,
+  assertString,
+  toId,
+} from '../records/validate.js';
 import type {
   CommentPostOptions,
   CommentReport,
@@ -67,6 +75,19 @@ export interface ProjectMetadata {
   description?: string;
 }
 
+/** What `projects.create` takes. */
+export interface ProjectCreateOptions {
+  /** The title (at most 100 characters; the site's default is "Untitled"). */
+  title?: string;
+  /** The body (default: an empty project). */
+  json?: ProjectJson | string;
+  /** The assets the body names that the server may not have yet, by `md5ext`. */
+  assets?: AssetsInput;
+}
+
+/** The largest thumbnail `setThumbnail` sends. */
+export const MAX_THUMBNAIL_BYTES = 512 * 1024;
+const MAX_TITLE = 100;
 const DEFAULT_CONCURRENCY = 10;
 const METADATA_KEYS = ['title', 'instructions', 'description'] as const;
 
@@ -291,13 +312,102 @@ export class Projects extends Resource {
     options: SaveOptions = {},
   ): Promise<ProjectSaveAnswer> {
     const projectId = toId(id, 'project id');
-    const { concurrency, onProgress, signal } = transferOptions(options);
+    const files = this.#checkedFiles(project, options);
+    this.session.requireAuth('projects.save');
+    await this.#uploadAssets(files.assets, options);
+    return this.setJson(projectId, files.json);
+  }
+
+  /**
+   * Creates a project (unshared) and answers its id. Without `json` it is an empty project (a
+   * stage with a white backdrop); `json` and `assets` are checked and uploaded as {@link save}
+   * does, assets first. The site titles a project without `title` "Untitled".
+   */
+  async create(options: ProjectCreateOptions = {}, transfer: SaveOptions = {}): Promise<number> {
+    assertObject(options, 'options');
+    const title = options.title === undefined ? undefined : projectTitle(options.title);
+    if (options.assets !== undefined && options.json === undefined) throw new TypeError('assets need a json');
+    const files =
+      options.json === undefined
+        ? emptyProject()
+        : this.#checkedFiles({ json: options.json, assets: options.assets ?? new Map() }, transfer);
+    this.session.requireAuth('projects.create');
+    await this.#uploadAssets(files.assets, transfer);
+    return this.#postProject(files.json, { is_remix: 0, title });
+  }
+
+  /**
+   * Remixes a project you can see: a new unshared project of yours with its body (its assets are
+   * the parent's, already on the server) and `remix.parent` set. Answers the new id.
+   */
+  async remix(id: number | string, options: { title?: string } = {}): Promise<number> {
+    const parentId = toId(id, 'project id');
+    assertObject(options, 'options');
+    const title = options.title === undefined ? undefined : projectTitle(options.title);
+    this.session.requireAuth('projects.remix');
+    const json = await this.getJson(parentId);
+    return this.#postProject(json, { is_remix: 1, original_id: parentId, title });
+  }
+
+  /**
+   * Sets the project's thumbnail: PNG or JPEG bytes of at most {@link MAX_THUMBNAIL_BYTES}. Owner
+   * only.
+   */
+  async setThumbnail(id: number | string, image: Uint8Array): Promise<void> {
+    const projectId = toId(id, 'project id');
+    if (!(image instanceof Uint8Array)) throw new TypeError('image must be bytes (Uint8Array or Buffer)');
+    const type = imageType(image);
+    if (type === undefined) throw new RangeError('image must be a PNG or a JPEG');
+    if (image.byteLength > MAX_THUMBNAIL_BYTES) {
+      throw new RangeError(`image must be at most ${MAX_THUMBNAIL_BYTES} bytes, got ${image.byteLength}`);
+    }
+    this.session.requireAuth('projects.setThumbnail');
+    await this.session.authedFetch(
+      `${this.session.hosts.site}/internalapi/project/thumbnail/${projectId}/set/`,
+      { method: 'POST', body: image },
+      { 'Content-Type': type },
+    );
+  }
+
+  /** Turns comments on the project on or off. Owner only. Answers the updated project. */
+  async setCommentsAllowed(id: number | string, allowed: boolean): Promise<Project> {
+    const projectId = toId(id, 'project id');
+    assertBoolean(allowed, 'allowed');
+    return this.session.authedJson<Project>(`${this.session.apiHost}/projects/${projectId}`, {
+      method: 'PUT',
+      json: { comments_allowed: allowed },
+    });
+  }
+
+  /** `POST {projects}/?is_remix=…&original_id=…&title=…` with the body; answers the new id. */
+  async #postProject(json: ProjectJson, query: Record<string, string | number | undefined>): Promise<number> {
+    const url = `${this.session.projectsHost}/`;
+    const answer = await this.session.authedJson<ProjectSaveAnswer>(
+      url,
+      { method: 'POST', query, body: stringifyJson(json, undefined, 'project.json') },
+      { 'Content-Type': 'application/json' },
+    );
+    const id = Number(answer?.['content-name']);
+    if (!Number.isSafeInteger(id) || id <= 0) {
+      throw new ApiError({
+        status: 200,
+        url,
+        method: 'POST',
+        body: answer,
+        reason: 'the answer names no new project id',
+      });
+    }
+    return id;
+  }
+
+  /** The files of a project to upload, checked (or repaired) as {@link save} describes. */
+  #checkedFiles(project: ProjectInput, options: SaveOptions): ProjectFiles {
+    transferOptions(options);
     if (options.repair !== undefined && typeof options.repair !== 'boolean')
       throw new TypeError('repair must be a boolean');
     let files = toProjectFiles(project);
     if (options.repair) files = repairProject(files);
-    const { json, assets } = files;
-    for (const [name, data] of assets) {
+    for (const [name, data] of files.assets) {
       if (!(data instanceof Uint8Array))
         throw new TypeError(`asset ${name} must be bytes (Uint8Array or Buffer)`);
     }
@@ -308,7 +418,12 @@ export class Projects extends Resource {
           bad.map((problem) => problem.message).join('; '),
       );
     }
-    this.session.requireAuth('projects.save');
+    return files;
+  }
+
+  /** Uploads checked assets concurrently (bounded), reporting progress. */
+  async #uploadAssets(assets: ReadonlyMap<string, Uint8Array>, options: TransferOptions): Promise<void> {
+    const { concurrency, onProgress, signal } = transferOptions(options);
     const entries = [...assets];
     let done = 0;
     let bytes = 0;
@@ -321,7 +436,7 @@ export class Projects extends Resource {
           entries,
           concurrency,
           async ([name, data], _index, each) => {
-            // checkProject above has hashed every asset and checked its name: not again here.
+            // checkProject has hashed every asset and checked its name: not again here.
             await this.#postAsset(name, data, each);
             done++;
             bytes += data.byteLength;
@@ -330,7 +445,6 @@ export class Projects extends Resource {
           signal,
         ),
     );
-    return this.setJson(projectId, json);
   }
 
   /** Changes title, instructions and/or description. Owner only. Answers the updated project. */
@@ -479,3 +593,20 @@ function transferOptions(options: TransferOptions) {
   }
   return { concurrency, onProgress: options.onProgress, signal: options.signal };
 }
+
+/** A project title: a string of 1 to 100 characters, not blank. */
+function projectTitle(value: unknown): string {
+  assertNonEmptyString(value, 'title');
+  if (value.length > MAX_TITLE) throw new RangeError(`title must be at most ${MAX_TITLE} characters long`);
+  return value;
+}
+
+/** The media type of PNG or JPEG bytes, by their signature; `undefined` for anything else. */
+function imageType(bytes: Uint8Array): 'image/png' | 'image/jpeg' | undefined {
+  const png = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
+  if (bytes.length >= 8 && png.every((b, i) => bytes[i] === b)) return 'image/png';
+  if (bytes.length >= 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return 'image/jpeg';
+  return undefined;
+}
+
+export { projectAssetNames };

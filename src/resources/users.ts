@@ -3,12 +3,14 @@ import { readHtmlAnswer } from '../http/html-answer.js';
 import type { PagedList } from '../http/paging.js';
 import type { MessageCount, UserActivity } from '../records/activity-records.js';
 import { parseProfileComments } from '../records/profile-comments.js';
+import type { FeaturedLabel, ProfileDetails } from '../records/profile-records.js';
 import type { Project, User, UserProjectRow } from '../records/records.js';
 import { parseUserActivity } from '../records/user-activity-html.js';
 import { assertInteger, assertUsername } from '../records/validate.js';
 import type { CommentPostOptions, ProfileComment } from '../records/write-records.js';
 import { RecordList } from '../rows/record-list.js';
 import { postProfileComment, profileCommentAction } from './comment-writes.js';
+import { readProfileDetails, setFeaturedProject, setProfileText } from './profile-writes.js';
 import { type ListOptions, Resource } from './resource.js';
 
 /** Options of `users.activity`. */
@@ -131,6 +133,28 @@ export class Users extends Resource {
   /** Stops following the user. */
   async unfollow(username: string): Promise<void> {
     await this.#followers(username, 'remove');
+  }
+
+  // ---- profile edits of WIRE.md §12.5 (login) -----------------------------------------------------
+
+  /** A profile's "About me", "What I'm working on" and featured project with its label (no login). */
+  async details(username: string): Promise<ProfileDetails> {
+    return readProfileDetails(this.session, username);
+  }
+
+  /** Sets your "About me" (at most 200 characters). */
+  async setAbout(text: string): Promise<ProfileDetails> {
+    return setProfileText(this.session, 'bio', text);
+  }
+
+  /** Sets your "What I'm working on" (at most 200 characters). */
+  async setWorkingOn(text: string): Promise<ProfileDetails> {
+    return setProfileText(this.session, 'status', text);
+  }
+
+  /** Features one of your shared projects on your profile, under a named label. */
+  async setFeatured(projectId: number | string, label?: FeaturedLabel): Promise<ProfileDetails> {
+    return setFeaturedProject(this.session, projectId, label);
   }
 
   /** `PUT {site}/site-api/users/followers/<target>/<add|remove>/?usernames=<me>` (WIRE.md §11.5). */

@@ -23,10 +23,15 @@ import { Router } from './router.js';
 import { activityRoutes } from './routes/activity.js';
 import { apiRoutes } from './routes/api.js';
 import { assetHostRoutes } from './routes/asset-host.js';
+import { backpackRoutes } from './routes/backpack.js';
+import { classroomRoutes } from './routes/classrooms.js';
 import { commentWriteRoutes } from './routes/comment-writes.js';
 import { forumRoutes } from './routes/forums.js';
 import { imageRoutes } from './routes/images.js';
 import { messageRoutes } from './routes/messages.js';
+import { myStuffRoutes } from './routes/my-stuff.js';
+import { profileEditRoutes } from './routes/profile-edits.js';
+import { projectCreationRoutes } from './routes/project-creation.js';
 import { projectHostRoutes } from './routes/project-host.js';
 import { remixTreeRoutes } from './routes/remix-tree.js';
 import { siteRoutes } from './routes/site.js';
@@ -119,6 +124,7 @@ export async function startSandbox(options?: SandboxOptions): Promise<Sandbox> {
     assets: `${url}/assets`,
     cloudHttp: `${url}/clouddata`,
     cloudWs: `ws://${urlHost(opts.host)}:${port}/clouddata`,
+    backpack: `${url}/backpack`,
   };
   const links = new Links(url);
   const ctx: SandboxContext = {
@@ -153,6 +159,11 @@ export async function startSandbox(options?: SandboxOptions): Promise<Sandbox> {
     }),
   );
   forumRoutes(router, ctx, forums);
+  classroomRoutes(router, ctx);
+  backpackRoutes(router, ctx);
+  projectCreationRoutes(router, ctx);
+  profileEditRoutes(router, ctx);
+  myStuffRoutes(router, ctx);
   const cloud = setUpSandboxCloud({
     server: http.server,
     router,
@@ -161,7 +172,8 @@ export async function startSandbox(options?: SandboxOptions): Promise<Sandbox> {
     seed: opts.seed,
     wsBase: `ws://${urlHost(opts.host)}:${port}`,
     owner: samples.demoUser,
-    demoPlayers: accounts.slice(1).map((a) => a.username),
+    // The educator is no player of the cloud game (its log stays the same as before there was one).
+    demoPlayers: accounts.slice(1, 3).map((a) => a.username),
     fixtureProjectId: samples.fixtureProjects.cloud_variables_simple,
     rateLimits: opts.cloudRateLimits,
   });

@@ -34,6 +34,7 @@ describe('hosts', () => {
       assets: `${url}/assets`,
       cloudHttp: `${url}/clouddata`,
       cloudWs: `ws://127.0.0.1:${port}/clouddata`,
+      backpack: `${url}/backpack`,
     });
   });
 });

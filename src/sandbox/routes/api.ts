@@ -228,16 +228,25 @@ export function apiRoutes(router: Router, ctx: SandboxContext): void {
     const body = parseJsonBody(await readBody(req.raw, METADATA_LIMIT));
     if (!isObject(body)) throw badRequest('expected a JSON object with title, description or instructions');
     // Validate every field before changing anything: a write never half-happens.
-    const changes: Partial<Record<'title' | 'description' | 'instructions', string>> = {};
+    const changes: Partial<Record<'title' | 'description' | 'instructions', string>> & {
+      commentsAllowed?: boolean;
+    } = {};
     for (const [key, value] of Object.entries(body)) {
+      if (key === 'comments_allowed') {
+        if (typeof value !== 'boolean') throw badRequest('comments_allowed must be true or false');
+        changes.commentsAllowed = value;
+        continue;
+      }
       const rule = METADATA_FIELDS.get(key);
       if (!rule)
-        throw badRequest(`unknown field ${JSON.stringify(key)} (allowed: title, description, instructions)`);
+        throw badRequest(
+          `unknown field ${JSON.stringify(key)} (allowed: title, description, instructions, comments_allowed)`,
+        );
       if (typeof value !== 'string') throw badRequest(`${key} must be a string`);
       if (value.length < rule.min || value.length > rule.max) {
         throw badRequest(`${key} must be ${rule.min} to ${rule.max} characters long`);
       }
-      changes[key as keyof typeof changes] = value;
+      changes[key as 'title' | 'description' | 'instructions'] = value;
     }
     if (Object.keys(changes).length > 0) {
       Object.assign(row, changes);

@@ -49,6 +49,12 @@ export function imageRoutes(router: Router, ctx: SandboxContext): void {
     // Colours hash the id; news ids past 2^53 only need to stay distinct, so the digits are cut.
     const colourId = Number(idText!.slice(-15));
     const headers = { 'Cache-Control': 'public, max-age=3600' };
+    // An uploaded thumbnail (WIRE.md §12.4) is what a project's image shows, at every size.
+    const uploaded = kind === 'project' ? store.profileExtras.thumbnails.get(Number(idText)) : undefined;
+    if (uploaded && ext === 'png') {
+      const type = uploaded[0] === 0xff ? 'image/jpeg' : 'image/png';
+      return bytes(uploaded, type, { 'Cache-Control': 'no-store' });
+    }
     return ext === 'png'
       ? bytes(placeholderPng(kind, colourId, width, height), 'image/png', headers)
       : bytes(placeholderSvg(kind, colourId, width, height, text), 'image/svg+xml', headers);

@@ -6,7 +6,7 @@ import type { Router } from '../router.js';
 import { writer } from '../rules/auth.js';
 
 /** The largest project JSON the sandbox takes (the real limit is about 5 MB). */
-const PROJECT_BODY_LIMIT = 5 * 1024 * 1024;
+export const PROJECT_BODY_LIMIT = 5 * 1024 * 1024;
 
 /** Project bodies under `/projects` (WIRE.md §4). */
 export function projectHostRoutes(router: Router, ctx: SandboxContext): void {

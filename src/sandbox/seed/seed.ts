@@ -26,6 +26,7 @@ import {
 } from '../state/store.js';
 import { Random } from './random.js';
 import { seedActivity } from './seed-activity.js';
+import { seedClassrooms } from './seed-classrooms.js';
 import { BUSY_TOPIC_ID, FORUM_SAMPLE_CATEGORY } from './seed-forums.js';
 import { seedSocial } from './social-seed.js';
 import * as words from './vocabulary.js';
@@ -58,6 +59,14 @@ export interface Samples {
   forumCategory: number;
   /** A forum topic of 1,250 posts (63 pages). */
   busyTopic: number;
+  /** An open class of `educator` with 45 students, two class studios, activity and alerts. */
+  classroom: number;
+  /** Its sign-up token (`classrooms.byToken`). */
+  classroomToken: string;
+  /** A closed class of `educator`. */
+  closedClassroom: number;
+  /** An educator account (a demo login): `permissions.educator` is true. */
+  educator: string;
 }
 
 interface SeedResult {
@@ -71,6 +80,7 @@ export const DEMO_ACCOUNTS: readonly DemoAccount[] = [
   { username: 'demo_scratcher', password: 'sandbox-demo-1' },
   { username: 'other_scratcher', password: 'sandbox-other-2' },
   { username: 'StarAnimator', password: 'sandbox-star-3' },
+  { username: 'demo_educator', password: 'sandbox-teach-4' },
 ];
 
 const DAY = 86_400_000;
@@ -632,6 +642,11 @@ export async function seedStore(seed: number): Promise<SeedResult> {
     teamIds: team.map((t) => t.row.id),
   });
   store.statistics = seedStatistics(new Random(seed ^ 0x7374_6174), SEED_NOW);
+  const classes = seedClassrooms(store, new Random(seed ^ 0x636c_6173), {
+    educator: DEMO_ACCOUNTS[3]!.username,
+    demoUserId: demo.row.id,
+    now: SEED_NOW,
+  });
 
   // ---- demo passwords (hashes only) --------------------------------------------------------
   const hashes = await hashing;
@@ -657,6 +672,7 @@ export async function seedStore(seed: number): Promise<SeedResult> {
       projectWithComments: mostLoved.id,
       forumCategory: FORUM_SAMPLE_CATEGORY,
       busyTopic: BUSY_TOPIC_ID,
+      ...classes,
     },
   };
 }

@@ -1,4 +1,5 @@
 import { md5ext } from '../../project/assets.js';
+import { stageTarget } from '../../project/empty-project.js';
 import type { Random } from '../seed/random.js';
 
 /** A file for the asset host, named by the md5 of its bytes. */
@@ -136,24 +137,7 @@ function script(rng: Random, greeting: string): Record<string, Json> {
 }
 
 function stage(backdrops: Json[], sounds: Json[], variables: Record<string, Json>): Json {
-  return {
-    isStage: true,
-    name: 'Stage',
-    variables,
-    lists: {},
-    broadcasts: {},
-    blocks: {},
-    comments: {},
-    currentCostume: 0,
-    costumes: backdrops,
-    sounds,
-    volume: 100,
-    layerOrder: 0,
-    tempo: 60,
-    videoTransparency: 50,
-    videoState: 'on',
-    textToSpeechLanguage: null,
-  };
+  return stageTarget(backdrops, sounds, variables);
 }
 
 function sprite(

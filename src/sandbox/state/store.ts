@@ -4,7 +4,10 @@
  */
 
 import { ActivityLog } from './activity-log.js';
+import { Backpacks } from './backpacks.js';
+import { ClassroomState } from './classrooms.js';
 import type { CommentRow } from './comment-row.js';
+import { ProfileExtras } from './profile-extras.js';
 import type { StatisticsSeed } from './site-statistics.js';
 import { SocialState } from './social-state.js';
 
@@ -125,6 +128,12 @@ export class Store {
   seedNow = 0;
   /** Loves, studio follows, invitations, profile comments and comment rules (WIRE.md §11.4-11.6). */
   readonly social = new SocialState();
+  /** Classrooms, their educators and alerts (WIRE.md §12.2). */
+  readonly classrooms = new ClassroomState();
+  /** Every user's backpack (WIRE.md §12.3). */
+  readonly backpacks = new Backpacks();
+  /** Featured projects and uploaded thumbnails (WIRE.md §12.4-12.5). */
+  readonly profileExtras = new ProfileExtras();
 
   addUser(row: UserRow): void {
     const key = row.username.toLowerCase();
