@@ -8,12 +8,14 @@
  * await store.load('projects', session.studios.projects(studioId), { onProgress: console.log });
  * const rows = await store.sql`select "author.username", count(*) from projects group by 1`;
  * await store.export('projects', 'projects.parquet');
+ * await store.exportQuery('select * from projects where views > $1', 'popular.csv', { params: [100] });
  * ```
  */
 export {
   ACTIVITY_COLUMNS,
   CloudRecorder,
   type CloudRecorderEvents,
+  FLUSH_MS,
   type RecordCloudOptions,
   type RecorderCounts,
 } from './cloud-recorder.js';
@@ -24,11 +26,14 @@ export type { ExportOptions, FileFormat, ImportResult } from './file-copy.js';
 export type { LoadOptions, LoadProgress, LoadResult } from './load.js';
 export type { LoadSource } from './load-sources.js';
 export type { SqlValue } from './query-values.js';
+export { StoreBusyError } from './shared-file.js';
 export {
   DEFAULT_MAX_ROWS,
+  DEFAULT_WAIT,
   openStore,
   type QueryOptions,
   type QueryRow,
   Store,
+  type StoreOptions,
   type TableInfo,
 } from './store.js';
