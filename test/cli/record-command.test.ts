@@ -11,6 +11,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { Cloud } from '../../src/cloud/index.js';
 import { openStore } from '../../src/data/index.js';
 import { withFileLock } from '../../src/databases/file-lock.js';
+import { startChild } from '../support/child-lines.js';
 import { useSandbox } from '../support/sandbox.js';
 
 const cli = new URL('../../dist/cli.js', import.meta.url).pathname;
@@ -69,23 +70,7 @@ it('records until SIGINT, shows a live status line, and leaves everything on dis
   await store.close();
 });
 
-/** Runs the built `record` command; `until` waits for its output to pass a check. */
-function record(args: string[]) {
-  const proc = spawn(process.execPath, [cli, 'record', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-  const output = { stdout: '', stderr: '' };
-  proc.stdout.on('data', (d) => (output.stdout += d));
-  proc.stderr.on('data', (d) => (output.stderr += d));
-  const exited = new Promise<number | null>((resolve) => proc.on('exit', (code) => resolve(code)));
-  const until = async (check: (stdout: string) => boolean) => {
-    const deadline = Date.now() + 20_000;
-    while (!check(output.stdout)) {
-      if (Date.now() > deadline)
-        throw new Error(`timed out; stdout: ${output.stdout}; stderr: ${output.stderr}`);
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-  };
-  return { proc, output, exited, until };
-}
+const record = (args: string[]) => startChild([cli, 'record', ...args]);
 
 it('records several projects into one table, and says so when what it received could not be stored', async () => {
   const file = join(dir, 'several.duckdb');
@@ -102,15 +87,15 @@ it('records several projects into one table, and says so when what it received c
     '--wait',
     '1',
   ]);
-  await run.until((out) => out.includes('Ctrl-C stops'));
-  expect(run.output.stdout).toContain(`recording project game-a on ${host} into ${file}`);
-  expect(run.output.stdout).toContain(`recording project game-b on ${host} into ${file}`);
+  await run.until((line) => line === 'Ctrl-C stops');
+  expect(run.lines).toContain(`recording project game-a on ${host} into ${file}`);
+  expect(run.lines).toContain(`recording project game-b on ${host} into ${file}`);
   const writer = (project: string) =>
     Cloud.alternate(project, { host, purpose: 'tests', contact: '@tester', username: 'writer' });
   const [a, b] = [writer('game-a'), writer('game-b')];
   for (let i = 1; i <= 3; i++) await a.setVar('level', i);
   for (let i = 1; i <= 2; i++) await b.setVar('lives', i);
-  await run.until((out) => /game-a: stored 3 · .* \| game-b: stored 2 · /.test(out));
+  await run.until((line) => /game-a: stored 3 · .* \| game-b: stored 2 · /.test(line));
 
   // Another process keeps the file (here: its lock) longer than the recorder's --wait of 1 s.
   let release = () => {};
@@ -123,17 +108,17 @@ it('records several projects into one table, and says so when what it received c
   });
   await run.until(() => held);
   await a.setVar('level', 4);
-  await run.until((out) => out.includes('error (game-a): '));
+  await run.until((line) => line.startsWith('error (game-a): '));
   run.proc.kill('SIGINT');
-  expect(await run.exited).toBe(1);
+  expect((await run.exited).code).toBe(1);
   release();
   await holding;
   await Promise.all([a.disconnect(), b.disconnect()]);
-  const last = run.output.stdout.trim().split('\n').at(-1)!;
+  const last = run.lines.at(-1)!;
   expect(last).toMatch(
     new RegExp(`^stopped: 1 received sets could NOT be stored in ${file} \\(last error: .*stayed busy`),
   );
-  expect(run.output.stdout).not.toContain('everything received is stored');
+  expect(run.lines.join('\n')).not.toContain('everything received is stored');
 
   const store = await openStore(file);
   const rows = await store.query(
