@@ -115,7 +115,7 @@ const session = new OnFirstUse(async () => {
   banner = loginState(workbench, useSandbox);
   log(banner);
   lives = new RunningLives();
-  const context = { pending, siteUrl: () => siteUrl, running: lives };
+  const context = { pending, siteUrl: () => siteUrl, running: lives, store };
   Reflect.set(globalThis, Symbol.for(KERNEL_GLOBAL_KEY), {
     session: workbench.session,
     sandbox: workbench.sandbox,

@@ -79,7 +79,7 @@ export function createToolkit(host: ToolkitHost): Toolkit {
         redrawPrompt: host.redrawPrompt,
       }),
       plot,
-      live: createLive(host),
+      live: createLive({ ...host, store }),
       withProgress,
       store,
       sql: store.sql,

@@ -72,7 +72,11 @@ const LIVE_HANDLE =
 const DISPLAY_OPTIONS = `{ rows?: number; kind?: ${PRESENTATION}.RecordKind }`;
 const DISPLAY_TYPE = `(value: unknown, options?: ${DISPLAY_OPTIONS}) => { readonly id: string; update(value: unknown, options?: ${DISPLAY_OPTIONS}): Promise<void> }`;
 const STORE_TYPE = "import('scratchlab/data').Store";
-const LIVE_TYPE = `(cloud: ${LIVE_SOURCE}, options?: ${LIVE_OPTIONS}) => ${LIVE_HANDLE}`;
+const LIVE_QUERY = "import('scratchlab/data').LiveQueryOptions & { title?: string }";
+const LIVE_QUERY_HANDLE =
+  `{ stop(): Promise<void>; chart(): ${PRESENTATION}.Chart; save(file: string): Promise<${PRESENTATION}.SavedFile>;` +
+  " readonly rows: readonly import('scratchlab/data').QueryRow[]; readonly error: string | null }";
+const LIVE_TYPE = `{ (cloud: ${LIVE_SOURCE}, options?: ${LIVE_OPTIONS}): ${LIVE_HANDLE}; (query: ${LIVE_QUERY}): ${LIVE_QUERY_HANDLE} }`;
 
 /** The package's exports that become globals: identifiers, none of the kernel's own names. */
 export function globalExports(exports: readonly string[]): string[] {

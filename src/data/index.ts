@@ -23,6 +23,7 @@ export type { ColumnType, ScalarType } from './column-types.js';
 export { defaultStore, defaultStorePath } from './default-store.js';
 export { INSTALL_COMMAND, MissingDuckDBError } from './duckdb-module.js';
 export type { ExportOptions, FileFormat, ImportResult } from './file-copy.js';
+export { DEFAULT_EVERY, isLiveQuery, LiveQuery, type LiveQueryOptions } from './live-query.js';
 export type { LoadOptions, LoadProgress, LoadResult } from './load.js';
 export type { LoadSource } from './load-sources.js';
 export type { SqlValue } from './query-values.js';

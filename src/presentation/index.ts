@@ -83,6 +83,7 @@ export {
 export { compactAxisFormat, formatCompact, formatCount } from './format.js';
 export { jupyterDisplayOf, type MimeBundle, mimeBundleOf } from './jupyter-display.js';
 export { knownUsername, learnUsers, rememberUser, userLabel } from './known-users.js';
+export { type LiveQueryChartOptions, liveQueryChart } from './live-query-chart.js';
 export {
   checkLiveArguments,
   type LiveChange,
