@@ -13,6 +13,7 @@
  * and time, and the time it arrived (`received`). Log entries are told apart from stored ones by
  * time and, within the newest stored millisecond, by count, so nothing is stored twice.
  */
+import type { DuckDBConnection } from '@duckdb/node-api';
 import type { Cloud, CloudConnectEvent, CloudSetEvent } from '../cloud/cloud.js';
 import { LOGS_PAGE_SIZE } from '../cloud/cloud-logs.js';
 import { entryKey } from '../cloud/log-anchor.js';
@@ -67,6 +68,15 @@ interface LiveRow {
   value: string;
   received: number;
   source: 'live' | 'resync';
+}
+
+/** A stored log row a live row may be the same change as. */
+interface LogCandidate {
+  rowid: bigint;
+  name: string;
+  value: string;
+  timestamp: number;
+  used: boolean;
 }
 
 /** Pages of the log read at most in one poll (the log is short; this bounds a first read). */
@@ -293,34 +303,67 @@ export class CloudRecorder extends TypedEmitter<CloudRecorderEvents> {
     const time = (ms: number) => duck.timestampValue(BigInt(ms) * 1000n);
     this.#flushing = this.#file
       .use(async (connection) => {
+        // The log rows these live rows may be (one read for the whole write, matched here in order):
+        // a write is one scan and point updates, however many rows and however large the table.
+        const candidates = this.#counts.logs ? await this.#logCandidates(connection, rows) : [];
         let stored = 0;
         let merged = 0;
+        const inserts: LiveRow[] = [];
         await connection.run('BEGIN TRANSACTION');
         try {
           for (const row of rows) {
-            const window =
-              row.source === 'live'
-                ? `"timestamp" BETWEEN $4 - INTERVAL ${LIVE_WINDOW_MS / 1000} SECOND AND $4 + INTERVAL ${SKEW_MS / 1000} SECOND`
-                : `"timestamp" <= $4 + INTERVAL ${SKEW_MS / 1000} SECOND`;
-            const update = await connection.run(
-              `UPDATE ${table} SET source = 'both', received = $4 WHERE rowid = (
-                 SELECT rowid FROM ${table} WHERE project = $1 AND source = 'log' AND verb = 'set'
-                 AND name = $2 AND value = $3 AND ${window}
-                 ORDER BY "timestamp" ${row.source === 'live' ? 'ASC' : 'DESC'} LIMIT 1)`,
-              [project, row.name, row.value, time(row.received)],
-            );
-            if (update.rowsChanged > 0) {
-              merged++;
-              continue;
+            if (this.#counts.logs) {
+              let rowid: bigint | null = null;
+              if (row.source === 'live') {
+                const match = candidates.find(
+                  (c) =>
+                    !c.used &&
+                    c.name === row.name &&
+                    c.value === row.value &&
+                    c.timestamp >= row.received - LIVE_WINDOW_MS &&
+                    c.timestamp <= row.received + SKEW_MS,
+                );
+                if (match) {
+                  match.used = true;
+                  rowid = match.rowid;
+                }
+              } else {
+                // A value changed while away: the latest log entry of it, however old (rare: reconnects).
+                const reader = await connection.runAndReadAll(
+                  `SELECT rowid FROM ${table} WHERE project = $1 AND source = 'log' AND verb = 'set'
+                   AND name = $2 AND value = $3 AND "timestamp" <= $4 + INTERVAL ${SKEW_MS / 1000} SECOND
+                   ORDER BY "timestamp" DESC LIMIT 1`,
+                  [project, row.name, row.value, time(row.received)],
+                );
+                rowid = (reader.getRows()[0]?.[0] as bigint | undefined) ?? null;
+              }
+              if (rowid !== null) {
+                await connection.run(`UPDATE ${table} SET source = 'both', received = $1 WHERE rowid = $2`, [
+                  time(row.received),
+                  rowid,
+                ]);
+                merged++;
+                continue;
+              }
             }
-            await connection.run(`INSERT INTO ${table} VALUES ($1, $2, NULL, 'set', $3, $4, $5, $2)`, [
-              project,
-              time(row.received),
-              row.name,
-              row.value,
-              row.source,
-            ]);
-            stored++;
+            inserts.push(row);
+          }
+          if (inserts.length > 0) {
+            const appender = await connection.createAppender(this.table);
+            for (const row of inserts) {
+              appender.appendVarchar(project);
+              appender.appendTimestamp(time(row.received));
+              appender.appendNull();
+              appender.appendVarchar('set');
+              appender.appendVarchar(row.name);
+              appender.appendVarchar(row.value);
+              appender.appendVarchar(row.source);
+              appender.appendTimestamp(time(row.received));
+              appender.endRow();
+            }
+            appender.flushSync();
+            appender.closeSync();
+            stored = inserts.length;
           }
           await connection.run('COMMIT');
         } catch (error) {
@@ -345,6 +388,33 @@ export class CloudRecorder extends TypedEmitter<CloudRecorderEvents> {
         this.#flushing = null;
       });
     return this.#flushing;
+  }
+
+  /** Unmerged log rows that live rows received between the first and the last of `rows` may be, oldest first. */
+  async #logCandidates(connection: DuckDBConnection, rows: readonly LiveRow[]): Promise<LogCandidate[]> {
+    const live = rows.filter((row) => row.source === 'live');
+    if (live.length === 0) return [];
+    const { duck } = this.#file;
+    const time = (ms: number) => duck.timestampValue(BigInt(ms) * 1000n);
+    const reader = await connection.runAndReadAll(
+      `SELECT rowid, name, value, epoch_ms("timestamp") FROM ${quoteName(this.table)}
+       WHERE project = $1 AND source = 'log' AND verb = 'set' AND "timestamp" BETWEEN $2 AND $3
+       ORDER BY "timestamp"`,
+      [
+        this.#cloud.projectId,
+        time(live[0]!.received - LIVE_WINDOW_MS),
+        time(live[live.length - 1]!.received + SKEW_MS),
+      ],
+    );
+    return (reader.getRowsJS() as [bigint, string, string, bigint][]).map(
+      ([rowid, name, value, timestamp]) => ({
+        rowid,
+        name,
+        value,
+        timestamp: Number(timestamp),
+        used: false,
+      }),
+    );
   }
 
   /** Reads the log's new entries and stores them; then waits `interval` for the next read. */
