@@ -155,11 +155,8 @@ export default async function bench() {
     await store.load('loaded', records);
     const loadRate = records.length / ((performance.now() - loadStart) / 1000);
     console.log(`  store.load(): ${loadRate.toFixed(0)} rows/s (staged, then moved in one transaction)`);
-    report(
-      'recorder sets/s / load rows/s',
-      recordRate / loadRate,
-      undefined,
-      'the recorder writes what arrives, at most every second',
+    console.log(
+      `  recorder ${recordRate.toFixed(0)} sets/s (all it was sent) against the load's ${loadRate.toFixed(0)} rows/s: ratio ${(recordRate / loadRate).toFixed(4)}`,
     );
     await store.close();
   } finally {
