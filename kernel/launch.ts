@@ -77,6 +77,9 @@ const clouds = new OpenClouds();
 /** The live displays, once the helpers are loaded. */
 let lives: RunningLives | null = null;
 let sdkErrors: ReturnType<typeof errorClassesOf> = [];
+/** Closes the preloaded store (its recorders store what they received first), once it exists. */
+let closeStore = async (): Promise<number> => 0;
+
 /** Whether `plot` showed this chart in the running cell (from the helpers, once loaded). */
 let shownByPlot = (_value: unknown): boolean => false;
 
@@ -102,6 +105,7 @@ const session = new OnFirstUse(async () => {
   // The DuckDB store: opened (and DuckDB loaded) on its first query, not here.
   const { defaultStore } = await import('scratchlab/data');
   const store = defaultStore();
+  closeStore = () => store.close();
   sdkErrors = errorClassesOf(sdk);
   // Downloads and walks show an updating output, unless the cell passes its own onProgress.
   presentation.installAutoProgress((label) => new ProgressDisplay(label));
@@ -111,7 +115,7 @@ const session = new OnFirstUse(async () => {
   banner = loginState(workbench, useSandbox);
   log(banner);
   lives = new RunningLives();
-  const context = { pending, siteUrl: () => siteUrl, running: lives };
+  const context = { pending, siteUrl: () => siteUrl, running: lives, store };
   Reflect.set(globalThis, Symbol.for(KERNEL_GLOBAL_KEY), {
     session: workbench.session,
     sandbox: workbench.sandbox,
@@ -176,6 +180,12 @@ const server = new KernelServer(handler, configPath, {
   // the sandbox stops (its server would keep the process alive).
   shutdown: async () => {
     lives?.endAll();
+    // Before the clouds close: a recorder stores what it received, a load finishes its move.
+    const unstored = await closeStore().catch((error: unknown) => {
+      log(`the store did not close cleanly: ${String(error)}`);
+      return 0;
+    });
+    if (unstored > 0) log(`${unstored} received cloud sets could not be stored`);
     await clouds.closeAll();
     const workbench = session.started ? await session.get().catch(() => null) : null;
     await workbench?.close();

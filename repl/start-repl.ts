@@ -236,6 +236,12 @@ export async function startRepl(options: StartReplOptions = {}): Promise<Running
       void (async () => {
         await lines?.drained();
         stopLive();
+        // Recorders store what they received and loads finish their move before the store closes.
+        const unstored = await (await toolkit.catch(() => null))?.closeStore().catch((error: unknown) => {
+          process.stderr.write(`the store did not close cleanly: ${String(error)}\n`);
+          return 0;
+        });
+        if (unstored) process.stderr.write(`${unstored} received cloud sets could not be stored\n`);
         await (await opened)?.close().catch(() => undefined);
         resolve();
       })();

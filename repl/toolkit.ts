@@ -44,6 +44,8 @@ export interface Toolkit {
   afterInput(): void;
   /** Stops the running live chart (Ctrl-C); answers how many were running. */
   stopLive(): number;
+  /** Closes `store` at exit: its recorders store what they received first. Answers the sets they could not. */
+  closeStore(): Promise<number>;
 }
 
 /** Builds the rich layer for a REPL. */
@@ -77,7 +79,7 @@ export function createToolkit(host: ToolkitHost): Toolkit {
         redrawPrompt: host.redrawPrompt,
       }),
       plot,
-      live: createLive(host),
+      live: createLive({ ...host, store }),
       withProgress,
       store,
       sql: store.sql,
@@ -87,5 +89,6 @@ export function createToolkit(host: ToolkitHost): Toolkit {
       value instanceof sdk.PagedList || value instanceof Promise || isAwaitedByRepl(value),
     afterInput: finishProgressBars,
     stopLive: stopLiveCharts,
+    closeStore: () => store.close(),
   };
 }

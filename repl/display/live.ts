@@ -2,12 +2,14 @@
  * `live(cloud)`: cloud values drawn as a chart above the prompt, redrawn in place (at most a few
  * times a second) until Ctrl-C or `.stop()`; the prompt stays usable meanwhile. It starts from the
  * values the cloud already holds, and records others' sets (`set`) and this client's own (`sent`:
- * servers never echo them back).
+ * servers never echo them back). `live({ sql })` (or `{ table }`) draws a query of the store
+ * instead, asked every `every` seconds, moving as rows arrive from any process.
  *
  * Recording is the presentation layer's {@link LiveRecorder} (shared with the kernel); this file
  * draws.
  */
 import { Chalk } from 'chalk';
+import { isLiveQuery, LiveQuery, type LiveQueryOptions, type Store } from 'scratchlab/data';
 import {
   type Chart,
   checkLiveArguments,
@@ -15,6 +17,7 @@ import {
   LiveRecorder,
   type LiveRecorderOptions,
   type LiveSource,
+  liveQueryChart,
   renderLiveChart,
   type SavedFile,
   truncateToWidth,
@@ -29,12 +32,22 @@ interface LiveOptions extends LiveRecorderOptions {
   height?: number;
 }
 
+/** `live({ sql })`: a query of the store (or a table with a time window), and how it is drawn. */
+export interface LiveQueryArguments extends LiveQueryOptions {
+  /** Lines the chart takes (default: 60% of the terminal). */
+  height?: number;
+  /** Chart title (default: the query, or the table and its window). */
+  title?: string;
+}
+
 /** What `live` needs from the REPL. */
 export interface LiveHost extends PromptHost {
   /** Busy while an input runs: the chart waits for the prompt to be idle. */
   activity: Activity;
   /** Whether ANSI colours may be used. */
   color: boolean;
+  /** The store `live({ sql })` queries. */
+  store?: Store;
 }
 
 /** Least time between two redraws. */
@@ -52,8 +65,10 @@ export function stopLiveCharts(): number {
 }
 
 /** A running (or stopped) live chart: its handle at the prompt. */
-class LiveChart {
-  readonly #recorder: LiveRecorder;
+export class LiveChart {
+  readonly #recorder: LiveRecorder | null;
+  readonly #query: LiveQuery | null;
+  readonly #title: string | undefined;
   readonly #host: LiveHost;
   readonly #region: PromptRegion;
   readonly #height: number | undefined;
@@ -65,24 +80,43 @@ class LiveChart {
   #running = true;
   #problem: string | null = null;
 
-  constructor(source: LiveSource, host: LiveHost, options: LiveOptions = {}) {
+  constructor(source: LiveSource | LiveQueryArguments, host: LiveHost, options: LiveOptions = {}) {
     this.#host = host;
-    this.#height = options.height;
     this.#region = new PromptRegion(host);
-    this.#recorder = new LiveRecorder(source, options, () => this.#request());
+    let started: Promise<void> | null;
+    if (isLiveQuery(source)) {
+      if (!host.store) throw new TypeError('live({ sql }) needs the store');
+      this.#height = source.height;
+      this.#title = source.title;
+      this.#recorder = null;
+      this.#query = new LiveQuery(host.store, source, () => this.#request());
+      started = this.#query.start();
+    } else {
+      this.#height = options.height;
+      this.#title = undefined;
+      this.#query = null;
+      this.#recorder = new LiveRecorder(source, options, () => this.#request());
+      started = this.#recorder.connect();
+    }
     host.activity.on('idle', this.#onIdle);
     this.#ticker = setInterval(() => this.#request(), TICK_MS).unref();
     running.add(this);
-    this.#recorder.connect()?.catch((error: unknown) => {
-      this.#problem = `cannot connect: ${error instanceof Error ? error.message : String(error)}`;
+    started?.catch((error: unknown) => {
+      const message = error instanceof Error ? error.message : String(error);
+      this.#problem = this.#query ? `the query failed: ${message}` : `cannot connect: ${message}`;
       this.#request();
     });
     this.#request();
   }
 
-  /** Every numeric value seen, oldest first (at most 100,000). */
+  /** Every numeric value seen, oldest first (at most 100,000); none for a query. */
   get data(): LivePoint[] {
-    return this.#recorder.data;
+    return this.#recorder?.data ?? [];
+  }
+
+  /** The latest answer of a query (`live({ sql })`); none for a cloud. */
+  get rows(): readonly Record<string, unknown>[] {
+    return this.#query?.rows ?? [];
   }
 
   /** Whether it is still listening. */
@@ -95,7 +129,8 @@ class LiveChart {
     if (!this.#running) return this;
     this.#running = false;
     running.delete(this);
-    this.#recorder.stop();
+    this.#recorder?.stop();
+    void this.#query?.stop();
     this.#host.activity.off('idle', this.#onIdle);
     clearInterval(this.#ticker);
     clearTimeout(this.#timer);
@@ -107,7 +142,11 @@ class LiveChart {
 
   /** The chart of the points seen so far (the last `window` seconds), to keep or show. */
   chart(): Chart {
-    return this.#recorder.chart();
+    if (this.#query) {
+      const { rows, label, error } = this.#query;
+      return liveQueryChart(rows, { title: this.#title, label, error });
+    }
+    return this.#recorder!.chart();
   }
 
   /** Writes the chart of the points seen so far to `file` (`.svg`, `.png`, `.html` or `.json`). */
@@ -119,6 +158,17 @@ class LiveChart {
   render(context: DisplayContext, now = Date.now()): string {
     const chalk = new Chalk({ level: context.color ? 1 : 0 });
     const width = Math.max(20, context.width - 1);
+    const recorder = this.#recorder;
+    if (recorder === null) {
+      const height = this.#height ?? Math.max(8, Math.floor(context.height * 0.6));
+      const drawing = this.chart().render({ width: width + 1, height: height - 1, color: context.color });
+      const state = this.#running
+        ? `live · every ${this.#query!.every} s · Ctrl-C or .stop() to stop`
+        : 'stopped';
+      const parts = [state];
+      if (this.#problem) parts.push(this.#problem);
+      return `${drawing}\n${chalk.dim(truncateToWidth(parts.join(' · '), width))}`;
+    }
     // Every variable gets a plot of its own (4 lines) while 60% of the terminal allows.
     const variables = new Set(this.data.map((p) => p.name)).size;
     const height =
@@ -126,23 +176,30 @@ class LiveChart {
     const chart = renderLiveChart(this.data, {
       width,
       height: height - 1,
-      window: this.#recorder.window,
+      window: recorder.window,
       now,
       color: context.color,
     });
     const state = this.#running ? 'live · Ctrl-C or .stop() to stop' : 'stopped';
     const parts = [`${state} · ${this.data.length} ${this.data.length === 1 ? 'point' : 'points'}`];
-    if (this.#recorder.skipped > 0) parts.push(`${this.#recorder.skipped} non-numeric values skipped`);
+    if (recorder.skipped > 0) parts.push(`${recorder.skipped} non-numeric values skipped`);
     if (this.#problem) parts.push(this.#problem);
     return `${chart}\n${chalk.dim(truncateToWidth(parts.join(' · '), width))}`;
   }
 
   [kDisplay](context: DisplayContext): string {
-    const names = this.#recorder.variables ? [...this.#recorder.variables].join(', ') : 'all variables';
     const state = this.#running ? 'drawing above the prompt; Ctrl-C or .stop() stops it' : 'stopped';
     const chalk = new Chalk({ level: context.color ? 1 : 0 });
+    if (this.#query) {
+      const rows = this.#query.rows.length;
+      return chalk.dim(
+        `LiveChart { ${this.#query.label}, every ${this.#query.every}s, ${rows} rows, ${state} }`,
+      );
+    }
+    const recorder = this.#recorder!;
+    const names = recorder.variables ? [...recorder.variables].join(', ') : 'all variables';
     return chalk.dim(
-      `LiveChart { ${names}, last ${this.#recorder.window}s, ${this.data.length} points, ${state} }`,
+      `LiveChart { ${names}, last ${recorder.window}s, ${this.data.length} points, ${state} }`,
     );
   }
 
@@ -176,10 +233,21 @@ class LiveChart {
   }
 }
 
-/** Makes `live(cloud, { variables, window })`; starting one stops the one before. */
-export function createLive(host: LiveHost): (source: LiveSource, options?: LiveOptions) => LiveChart {
+/**
+ * Makes `live(cloud, { variables, window })` and `live({ sql, every })` (or `{ table, window }`);
+ * starting one stops the one before.
+ */
+export function createLive(
+  host: LiveHost,
+): (source: LiveSource | LiveQueryArguments, options?: LiveOptions) => LiveChart {
   return (source, options = {}) => {
-    checkLiveArguments(source, options);
+    // A query's options are checked by LiveQuery before anything stops.
+    if (isLiveQuery(source)) {
+      if (!host.store) throw new TypeError('live({ sql }) needs the store');
+      new LiveQuery(host.store, source, () => {});
+    } else {
+      checkLiveArguments(source, options);
+    }
     stopLiveCharts();
     return new LiveChart(source, host, options);
   };

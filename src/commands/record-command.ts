@@ -1,6 +1,8 @@
 /**
- * `scratchlab record <projectId> --db <file>`: records a project's cloud activity into a DuckDB
- * file until Ctrl-C, with a one-line live status. Loaded by `src/cli.ts` only when asked for.
+ * `scratchlab record <projectId>… --db <file>`: records the cloud activity of one or more projects
+ * (one connection each, one table, told apart by its `project` column) into a DuckDB file until
+ * Ctrl-C, with a one-line live status. Other processes query and load the same file meanwhile.
+ * Loaded by `src/cli.ts` only when asked for.
  */
 import { parseArgs } from 'node:util';
 import { Cloud } from '../cloud/cloud.js';
@@ -8,11 +10,13 @@ import type { CloudRecorder } from '../data/cloud-recorder.js';
 import { openStore } from '../data/store.js';
 import { openWorkbench, type Workbench } from '../workbench/index.js';
 
-const HELP = `Usage: scratchlab record <projectId> --db <file> [options]
+const HELP = `Usage: scratchlab record <projectId>... --db <file> [options]
 
-Records a project's cloud activity (live sets, and the log's entries where the host has a log)
-into a DuckDB file, table cloud_activity, until Ctrl-C. Started again on the same file, it goes
-on from the last stored log entry: nothing twice, and what the log still holds of the gap is filled.
+Records the cloud activity of one or more projects (live sets, and the log's entries where the
+host has a log) into a DuckDB file, table cloud_activity (a row per change, its project in the
+project column), until Ctrl-C. Started again on the same file, it goes on from the last stored
+log entry: nothing twice, and what the log still holds of the gap is filled. Notebooks, the REPL
+and scripts query and load the same file while it records: sets are written at least every second.
 
 Options:
   --db FILE         the DuckDB file (created when missing)              [required]
@@ -22,11 +26,15 @@ Options:
   --contact TEXT    how to reach you, sent in the User-Agent (required by the alternate server)
   --table NAME      the table (default cloud_activity)
   --interval S      seconds between two reads of the log (default 2)
+  --wait S          seconds a write waits for the file while other processes use it (default 30)
   -h, --help        show this help
 
 On the real site the saved session is used (or SCRATCH_USERNAME and SCRATCH_PASSWORD):
 its cloud server takes logged-in connections only.
 `;
+
+/** Most projects one process records (a connection each). */
+const MAX_PROJECTS = 50;
 
 interface Output {
   write(text: string): unknown;
@@ -49,6 +57,7 @@ export async function main(args: string[], out: Output = process.stdout): Promis
       contact: { type: 'string' },
       table: { type: 'string' },
       interval: { type: 'string' },
+      wait: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -56,48 +65,65 @@ export async function main(args: string[], out: Output = process.stdout): Promis
     out.write(HELP);
     return;
   }
-  const projectId = positionals[0];
-  if (projectId === undefined || positionals.length > 1)
-    throw new TypeError(`record takes one project id\n\n${HELP}`);
+  if (positionals.length === 0) throw new TypeError(`record takes one or more project ids\n\n${HELP}`);
+  const projectIds = [...new Set(positionals)];
+  if (projectIds.length > MAX_PROJECTS)
+    throw new RangeError(`record takes at most ${MAX_PROJECTS} project ids, got ${projectIds.length}`);
   if (values.db === undefined) throw new TypeError(`record needs --db <file>\n\n${HELP}`);
   const interval = values.interval === undefined ? undefined : Number(values.interval);
   if (interval !== undefined && !(interval > 0))
     throw new RangeError(`--interval must be a number of seconds above 0, got ${values.interval}`);
 
+  const wait = values.wait === undefined ? undefined : Number(values.wait);
+  if (wait !== undefined && !(wait > 0))
+    throw new RangeError(`--wait must be a number of seconds above 0, got ${values.wait}`);
+
   let workbench: Workbench | null = null;
-  let cloud: Cloud;
+  let clouds: Cloud[];
   if (values.host !== undefined) {
-    cloud =
-      values.contact !== undefined
-        ? Cloud.alternate(projectId, {
-            host: values.host,
-            logsHost: values.logs,
-            purpose: 'recording cloud history',
-            contact: values.contact,
-          })
-        : new Cloud({ projectId, host: values.host, logsHost: values.logs });
+    const { host, logs: logsHost, contact } = values;
+    clouds = projectIds.map((projectId) =>
+      contact !== undefined
+        ? Cloud.alternate(projectId, { host, logsHost, purpose: 'recording cloud history', contact })
+        : new Cloud({ projectId, host, logsHost }),
+    );
   } else {
     workbench = await openWorkbench({ sandbox: values.sandbox === true });
-    cloud = workbench.session.cloud(projectId);
+    const { session } = workbench;
+    clouds = projectIds.map((projectId) => session.cloud(projectId));
   }
+  const disconnect = async () => {
+    await Promise.all(clouds.map((cloud) => cloud.disconnect()));
+    await workbench?.close();
+  };
 
-  const store = await openStore(values.db);
-  let recorder: CloudRecorder;
+  const store = await openStore(values.db, { wait });
+  const recorders: CloudRecorder[] = [];
   try {
-    recorder = await store.recordCloud(cloud, { table: values.table, interval });
+    for (const cloud of clouds)
+      recorders.push(await store.recordCloud(cloud, { table: values.table, interval }));
   } catch (error) {
     await store.close();
-    await workbench?.close();
+    await disconnect();
     throw error;
   }
-  const where = `project ${cloud.projectId} on ${cloud.host}${recorder.counts.logs ? ' (with its log)' : ''}`;
-  out.write(`recording ${where} into ${values.db}; Ctrl-C stops\n`);
+  for (const recorder of recorders) {
+    const cloud = clouds[recorders.indexOf(recorder)]!;
+    out.write(
+      `recording project ${cloud.projectId} on ${cloud.host}${recorder.counts.logs ? ' (with its log)' : ''} into ${values.db}\n`,
+    );
+  }
+  out.write('Ctrl-C stops\n');
 
+  const line = () =>
+    recorders.length === 1
+      ? String(recorders[0])
+      : recorders.map((recorder) => `${recorder.projectId}: ${recorder}`).join(' | ');
   let lastPlain = 0;
   let trailing: ReturnType<typeof setTimeout> | null = null;
   const status = (final = false) => {
     if (out.isTTY) {
-      out.write(`\r\x1b[K${recorder}${final ? '\n' : ''}`);
+      out.write(`\r\x1b[K${line()}${final ? '\n' : ''}`);
       return;
     }
     // Not a terminal: a line at most every second, the latest one always printed in the end.
@@ -106,7 +132,7 @@ export async function main(args: string[], out: Output = process.stdout): Promis
       if (trailing !== null) clearTimeout(trailing);
       trailing = null;
       lastPlain = Date.now();
-      out.write(`${recorder}\n`);
+      out.write(`${line()}\n`);
     } else {
       trailing ??= setTimeout(() => {
         trailing = null;
@@ -114,11 +140,15 @@ export async function main(args: string[], out: Output = process.stdout): Promis
       }, wait);
     }
   };
-  recorder.on('update', () => status());
-  recorder.on('error', (error) => {
-    if (out.isTTY) out.write('\r\x1b[K');
-    out.write(`error: ${error.message}\n`);
-  });
+  let lastError: Error | null = null;
+  for (const recorder of recorders) {
+    recorder.on('update', () => status());
+    recorder.on('error', (error) => {
+      lastError = error;
+      if (out.isTTY) out.write('\r\x1b[K');
+      out.write(`error (${recorder.projectId}): ${error.message}\n`);
+    });
+  }
   status();
 
   await new Promise<void>((resolve) => {
@@ -130,10 +160,17 @@ export async function main(args: string[], out: Output = process.stdout): Promis
     process.on('SIGINT', stop);
     process.on('SIGTERM', stop);
   });
-  await recorder.stop();
-  await store.close();
-  await cloud.disconnect();
-  await workbench?.close();
+  // close() stops the recorders, each writing what it received first, and counts what it could not.
+  const unstored = await store.close();
+  await disconnect();
   status(true);
-  out.write(`stopped: everything received is stored in ${values.db}\n`);
+  if (unstored === 0) {
+    out.write(`stopped: everything received is stored in ${values.db}\n`);
+    return;
+  }
+  const reason = (lastError as Error | null)?.message ?? 'the store could not be written';
+  process.exitCode = 1;
+  out.write(
+    `stopped: ${unstored} received sets could NOT be stored in ${values.db} (last error: ${reason})\n`,
+  );
 }

@@ -13,14 +13,15 @@
  * and time, and the time it arrived (`received`). Log entries are told apart from stored ones by
  * time and, within the newest stored millisecond, by count, so nothing is stored twice.
  */
+import type { DuckDBConnection } from '@duckdb/node-api';
 import type { Cloud, CloudConnectEvent, CloudSetEvent } from '../cloud/cloud.js';
 import { LOGS_PAGE_SIZE } from '../cloud/cloud-logs.js';
 import { entryKey } from '../cloud/log-anchor.js';
 import { TypedEmitter } from '../cloud/typed-emitter.js';
 import type { CloudLogEntry } from '../records/records.js';
 import { assertSeconds } from '../records/validate.js';
+import type { SharedFile } from './shared-file.js';
 import { checkTableName, quoteName } from './sql-names.js';
-import type { StoreContext } from './store-context.js';
 
 /** Options of `store.recordCloud()`. */
 export interface RecordCloudOptions {
@@ -58,7 +59,7 @@ export type CloudRecorderEvents = {
   update: RecorderCounts;
   /** A log read or a write failed; recording goes on. */
   error: Error;
-  /** The recorder stopped; everything it received is stored. */
+  /** The recorder stopped; everything it received is stored unless `pending` says otherwise. */
   stopped: undefined;
 };
 
@@ -69,10 +70,27 @@ interface LiveRow {
   source: 'live' | 'resync';
 }
 
+/** A stored log row a live row may be the same change as. */
+interface LogCandidate {
+  rowid: bigint;
+  name: string;
+  value: string;
+  timestamp: number;
+  used: boolean;
+}
+
 /** Pages of the log read at most in one poll (the log is short; this bounds a first read). */
 const MAX_LOG_PAGES = 50;
 /** Live rows waiting for their write, at most: beyond it the oldest are dropped with an error. */
 const MAX_QUEUE = 100_000;
+/**
+ * Longest a received set waits before its write, in ms: sets are written together, at most this
+ * often, so a recorder takes the shared file about once a second however busy the game is, and a
+ * query in another process sees a set within about a second (plus its wait for the file).
+ */
+export const FLUSH_MS = 1000;
+/** Longest wait before a failed write is tried again on its own, in ms (it doubles from FLUSH_MS). */
+const MAX_RETRY_MS = 8000;
 /** How long a live row may arrive before its log entry's time (clock skew), in ms. */
 const SKEW_MS = 5_000;
 /** How long after its log entry's time a live row may arrive and still be the same change, in ms. */
@@ -86,7 +104,7 @@ const ACTIVITY_COLUMNS =
 export class CloudRecorder extends TypedEmitter<CloudRecorderEvents> {
   /** The table it writes. */
   readonly table: string;
-  readonly #context: StoreContext;
+  readonly #file: SharedFile;
   readonly #cloud: Cloud;
   readonly #interval: number;
   readonly #wantLogs: boolean;
@@ -109,6 +127,8 @@ export class CloudRecorder extends TypedEmitter<CloudRecorderEvents> {
   #polling: Promise<void> | null = null;
   #running = false;
   #stopping: Promise<void> | null = null;
+  /** Consecutive failed writes: the retry waits longer after each. */
+  #failedFlushes = 0;
 
   readonly #onSet = (event: CloudSetEvent) => {
     let source: LiveRow['source'] = 'live';
@@ -130,10 +150,7 @@ export class CloudRecorder extends TypedEmitter<CloudRecorderEvents> {
       );
     }
     this.#queue.push({ name: event.name, value: event.value, received: Date.now(), source });
-    this.#flushTimer ??= setTimeout(() => {
-      this.#flushTimer = null;
-      void this.#flush();
-    }, 50);
+    this.#scheduleFlush(FLUSH_MS);
   };
 
   readonly #onConnect = (event: CloudConnectEvent) => {
@@ -142,7 +159,7 @@ export class CloudRecorder extends TypedEmitter<CloudRecorderEvents> {
     this.emit('update', this.counts);
   };
 
-  constructor(context: StoreContext, cloud: Cloud, options: RecordCloudOptions = {}) {
+  constructor(file: SharedFile, cloud: Cloud, options: RecordCloudOptions = {}) {
     super();
     if (options === null || typeof options !== 'object')
       throw new TypeError('recordCloud options must be an object');
@@ -150,7 +167,7 @@ export class CloudRecorder extends TypedEmitter<CloudRecorderEvents> {
       throw new TypeError('recordCloud() needs a Cloud (session.cloud(projectId) or Cloud.alternate(…))');
     }
     this.table = checkTableName(options.table ?? 'cloud_activity');
-    this.#context = context;
+    this.#file = file;
     this.#cloud = cloud;
     this.#interval = assertSeconds(options.interval ?? 2, 'interval');
     if (this.#interval === 0) throw new RangeError('interval must be a number of seconds above 0, got 0');
@@ -167,6 +184,16 @@ export class CloudRecorder extends TypedEmitter<CloudRecorderEvents> {
     return this.#running;
   }
 
+  /** The project it records. */
+  get projectId(): string {
+    return this.#cloud.projectId;
+  }
+
+  /** Sets received and not stored yet (waiting for their write, or for a failed one to be retried). */
+  get pending(): number {
+    return this.#queue.length;
+  }
+
   /** One line for a status display: `stored 12 · live 10 · log 5 · merged 3 · reconnects 1 · last score=42`. */
   override toString(): string {
     const c = this.#counts;
@@ -181,11 +208,15 @@ export class CloudRecorder extends TypedEmitter<CloudRecorderEvents> {
     return parts.join(' · ');
   }
 
-  /** Creates the table, connects, reads the log back to the last stored entry, then keeps recording. */
+  /**
+   * Creates the table, connects, reads the log back to the last stored entry, then keeps
+   * recording. A stopped recorder starts again (the gap filled from the log where there is one).
+   */
   async start(): Promise<void> {
     if (this.#running) return;
-    const { connection, serial } = this.#context;
-    await serial.run(async () => {
+    await this.#stopping;
+    this.#stopping = null;
+    await this.#file.use(async (connection) => {
       await connection.run(`CREATE TABLE IF NOT EXISTS ${quoteName(this.table)} (${ACTIVITY_COLUMNS})`);
       const reader = await connection.runAndReadAll(
         `SELECT name, arg_max(value, "timestamp") FROM ${quoteName(this.table)} WHERE project = $1 GROUP BY name`,
@@ -218,8 +249,21 @@ export class CloudRecorder extends TypedEmitter<CloudRecorderEvents> {
     }
   }
 
-  /** Stops recording and settles once everything received is stored. The connection stays as it is. */
+  /** Writes the queue within `ms` (an earlier write already asked for stays as it is). */
+  #scheduleFlush(ms: number): void {
+    if (this.#flushTimer !== null || !this.#running) return;
+    this.#flushTimer = setTimeout(() => {
+      this.#flushTimer = null;
+      void this.#flush();
+    }, ms);
+  }
+
+  /**
+   * Stops recording and settles once everything received is stored, or once a last write failed
+   * ({@link CloudRecorder.pending} says how many sets are not stored). The connection stays as it is.
+   */
   stop(): Promise<void> {
+    if (!this.#running && this.#stopping === null) return Promise.resolve();
     this.#stopping ??= (async () => {
       this.#running = false;
       this.#cloud.off('set', this.#onSet);
@@ -229,7 +273,11 @@ export class CloudRecorder extends TypedEmitter<CloudRecorderEvents> {
       if (this.#flushTimer !== null) clearTimeout(this.#flushTimer);
       this.#flushTimer = null;
       await this.#polling?.catch(() => undefined);
-      await this.#flush();
+      // A last write that fails is tried twice more before the recorder reports what it could not store.
+      for (let attempt = 0; attempt < 3 && this.#queue.length > 0; attempt++) {
+        if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, FLUSH_MS));
+        await this.#flush();
+      }
       this.emit('stopped', undefined);
     })();
     return this.#stopping;
@@ -245,42 +293,77 @@ export class CloudRecorder extends TypedEmitter<CloudRecorderEvents> {
     if (this.#flushing)
       return this.#flushing.then(() => (this.#queue.length > 0 ? this.#flush() : undefined));
     if (this.#queue.length === 0) return Promise.resolve();
+    if (this.#flushTimer !== null) clearTimeout(this.#flushTimer);
+    this.#flushTimer = null;
     const rows = this.#queue;
     this.#queue = [];
     const project = this.#cloud.projectId;
     const table = quoteName(this.table);
-    const { duck, connection, serial } = this.#context;
+    const { duck } = this.#file;
     const time = (ms: number) => duck.timestampValue(BigInt(ms) * 1000n);
-    this.#flushing = serial
-      .run(async () => {
+    this.#flushing = this.#file
+      .use(async (connection) => {
+        // The log rows these live rows may be (one read for the whole write, matched here in order):
+        // a write is one scan and point updates, however many rows and however large the table.
+        const candidates = this.#counts.logs ? await this.#logCandidates(connection, rows) : [];
         let stored = 0;
         let merged = 0;
+        const inserts: LiveRow[] = [];
         await connection.run('BEGIN TRANSACTION');
         try {
           for (const row of rows) {
-            const window =
-              row.source === 'live'
-                ? `"timestamp" BETWEEN $4 - INTERVAL ${LIVE_WINDOW_MS / 1000} SECOND AND $4 + INTERVAL ${SKEW_MS / 1000} SECOND`
-                : `"timestamp" <= $4 + INTERVAL ${SKEW_MS / 1000} SECOND`;
-            const update = await connection.run(
-              `UPDATE ${table} SET source = 'both', received = $4 WHERE rowid = (
-                 SELECT rowid FROM ${table} WHERE project = $1 AND source = 'log' AND verb = 'set'
-                 AND name = $2 AND value = $3 AND ${window}
-                 ORDER BY "timestamp" ${row.source === 'live' ? 'ASC' : 'DESC'} LIMIT 1)`,
-              [project, row.name, row.value, time(row.received)],
-            );
-            if (update.rowsChanged > 0) {
-              merged++;
-              continue;
+            if (this.#counts.logs) {
+              let rowid: bigint | null = null;
+              if (row.source === 'live') {
+                const match = candidates.find(
+                  (c) =>
+                    !c.used &&
+                    c.name === row.name &&
+                    c.value === row.value &&
+                    c.timestamp >= row.received - LIVE_WINDOW_MS &&
+                    c.timestamp <= row.received + SKEW_MS,
+                );
+                if (match) {
+                  match.used = true;
+                  rowid = match.rowid;
+                }
+              } else {
+                // A value changed while away: the latest log entry of it, however old (rare: reconnects).
+                const reader = await connection.runAndReadAll(
+                  `SELECT rowid FROM ${table} WHERE project = $1 AND source = 'log' AND verb = 'set'
+                   AND name = $2 AND value = $3 AND "timestamp" <= $4 + INTERVAL ${SKEW_MS / 1000} SECOND
+                   ORDER BY "timestamp" DESC LIMIT 1`,
+                  [project, row.name, row.value, time(row.received)],
+                );
+                rowid = (reader.getRows()[0]?.[0] as bigint | undefined) ?? null;
+              }
+              if (rowid !== null) {
+                await connection.run(`UPDATE ${table} SET source = 'both', received = $1 WHERE rowid = $2`, [
+                  time(row.received),
+                  rowid,
+                ]);
+                merged++;
+                continue;
+              }
             }
-            await connection.run(`INSERT INTO ${table} VALUES ($1, $2, NULL, 'set', $3, $4, $5, $2)`, [
-              project,
-              time(row.received),
-              row.name,
-              row.value,
-              row.source,
-            ]);
-            stored++;
+            inserts.push(row);
+          }
+          if (inserts.length > 0) {
+            const appender = await connection.createAppender(this.table);
+            for (const row of inserts) {
+              appender.appendVarchar(project);
+              appender.appendTimestamp(time(row.received));
+              appender.appendNull();
+              appender.appendVarchar('set');
+              appender.appendVarchar(row.name);
+              appender.appendVarchar(row.value);
+              appender.appendVarchar(row.source);
+              appender.appendTimestamp(time(row.received));
+              appender.endRow();
+            }
+            appender.flushSync();
+            appender.closeSync();
+            stored = inserts.length;
           }
           await connection.run('COMMIT');
         } catch (error) {
@@ -291,17 +374,47 @@ export class CloudRecorder extends TypedEmitter<CloudRecorderEvents> {
         this.#counts.merged += merged;
         const last = rows[rows.length - 1]!;
         this.#counts.last = { name: last.name, value: last.value };
+        this.#failedFlushes = 0;
         this.emit('update', this.counts);
       })
       .catch((error: unknown) => {
-        // Kept for the next write, in order, ahead of what came meanwhile.
+        // Kept for the next write, in order, ahead of what came meanwhile, and tried again on its own.
         this.#queue = [...rows, ...this.#queue].slice(-MAX_QUEUE);
+        this.#failedFlushes++;
         this.#fail(error instanceof Error ? error : new Error(String(error)));
+        this.#scheduleFlush(Math.min(MAX_RETRY_MS, FLUSH_MS * 2 ** (this.#failedFlushes - 1)));
       })
       .finally(() => {
         this.#flushing = null;
       });
     return this.#flushing;
+  }
+
+  /** Unmerged log rows that live rows received between the first and the last of `rows` may be, oldest first. */
+  async #logCandidates(connection: DuckDBConnection, rows: readonly LiveRow[]): Promise<LogCandidate[]> {
+    const live = rows.filter((row) => row.source === 'live');
+    if (live.length === 0) return [];
+    const { duck } = this.#file;
+    const time = (ms: number) => duck.timestampValue(BigInt(ms) * 1000n);
+    const reader = await connection.runAndReadAll(
+      `SELECT rowid, name, value, epoch_ms("timestamp") FROM ${quoteName(this.table)}
+       WHERE project = $1 AND source = 'log' AND verb = 'set' AND "timestamp" BETWEEN $2 AND $3
+       ORDER BY "timestamp"`,
+      [
+        this.#cloud.projectId,
+        time(live[0]!.received - LIVE_WINDOW_MS),
+        time(live[live.length - 1]!.received + SKEW_MS),
+      ],
+    );
+    return (reader.getRowsJS() as [bigint, string, string, bigint][]).map(
+      ([rowid, name, value, timestamp]) => ({
+        rowid,
+        name,
+        value,
+        timestamp: Number(timestamp),
+        used: false,
+      }),
+    );
   }
 
   /** Reads the log's new entries and stores them; then waits `interval` for the next read. */
@@ -321,9 +434,8 @@ export class CloudRecorder extends TypedEmitter<CloudRecorderEvents> {
 
   /** The newest stored log time, and how many entries of each kind were stored at that time. */
   async #storedEdge(): Promise<{ newest: number | null; atNewest: Map<string, number> }> {
-    const { connection, serial } = this.#context;
     const table = quoteName(this.table);
-    return serial.run(async () => {
+    return this.#file.use(async (connection) => {
       const project = this.#cloud.projectId;
       const max = await connection.runAndReadAll(
         `SELECT epoch_ms(max("timestamp")) FROM ${table} WHERE project = $1 AND source IN ('log', 'both')`,
@@ -405,9 +517,9 @@ export class CloudRecorder extends TypedEmitter<CloudRecorderEvents> {
     await this.#flush();
     const project = this.#cloud.projectId;
     const table = quoteName(this.table);
-    const { duck, connection, serial } = this.#context;
+    const { duck } = this.#file;
     const time = (ms: number) => duck.timestampValue(BigInt(ms) * 1000n);
-    await serial.run(async () => {
+    await this.#file.use(async (connection) => {
       // Live rows not yet matched that could be one of these changes, matched here in order.
       const since = fresh[0]!.timestamp - SKEW_MS;
       const reader = await connection.runAndReadAll(

@@ -9,8 +9,9 @@ import { readdir, rename, rm, stat } from 'node:fs/promises';
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import { describe } from '../records/validate.js';
 import { SavedFile } from '../rows/saved-file.js';
+import { toParameters } from './query-values.js';
+import type { SharedFile } from './shared-file.js';
 import { checkTableName, quoteName, quoteText } from './sql-names.js';
-import type { StoreContext } from './store-context.js';
 
 /** A file format of export and import. */
 export type FileFormat = 'parquet' | 'csv' | 'json' | 'jsonl';
@@ -31,8 +32,10 @@ const FORMATS: Record<string, FileFormat> = {
   ndjson: 'jsonl',
 };
 
-/** A statement's start: anything else is a table name. */
-const QUERY_START = /^\s*(select|with|from|values|table|pivot|unpivot|\()/i;
+/** What is exported: a table by name, or the rows of a query with its parameters. */
+export type ExportSource =
+  | { table: string }
+  | { sql: string; params: readonly unknown[] | Record<string, unknown> };
 
 function formatOf(file: string, given: FileFormat | undefined, fallback: FileFormat | null): FileFormat {
   if (given !== undefined) {
@@ -81,12 +84,15 @@ async function sizeOf(path: string): Promise<number> {
 
 /** Writes a table or a query's rows to `file` (see the file's comment). */
 export async function exportTo(
-  context: StoreContext,
-  tableOrSelect: string,
+  store: SharedFile,
+  what: ExportSource,
   file: string,
   options: ExportOptions = {},
 ): Promise<SavedFile> {
-  checkTableName(tableOrSelect, 'export() source (a table name or a SELECT)');
+  if ('table' in what)
+    checkTableName(what.table, 'export() takes a table name; a query goes to exportQuery(), and');
+  else if (typeof what.sql !== 'string' || what.sql.trim() === '')
+    throw new TypeError('exportQuery() needs a SQL query');
   const path = checkFile(file, 'export()');
   if (options === null || typeof options !== 'object')
     throw new TypeError('export options must be an object');
@@ -100,16 +106,30 @@ export async function exportTo(
     throw new TypeError('partitionBy must be a column name or a list of them');
   }
   const format = formatOf(path, options.format, partitions.length > 0 ? 'parquet' : null);
-  const source = QUERY_START.test(tableOrSelect) ? `(${tableOrSelect})` : quoteName(tableOrSelect);
+  // A name is always a name (a table called `selections` exports as itself); a query is its own call.
+  const source = 'table' in what ? quoteName(what.table) : `(${what.sql})`;
+  const params = 'table' in what ? [] : toParameters(store.duck, what.params);
   const temp = join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
   const partitionClause =
     partitions.length > 0 ? `, PARTITION_BY (${partitions.map(quoteName).join(', ')})` : '';
   try {
-    await context.serial.run(() =>
-      context.connection.run(
+    await store.use(async (connection) => {
+      if ('table' in what) {
+        const found = await connection.runAndReadAll(
+          'SELECT count(*) FROM duckdb_tables() WHERE table_name = $1 AND schema_name = current_schema()',
+          [what.table],
+        );
+        if (Number(found.getRows()[0]![0]) === 0) {
+          throw new TypeError(
+            `export(): the store has no table "${what.table}" (a query is exported with exportQuery(sql, file))`,
+          );
+        }
+      }
+      await connection.run(
         `COPY ${source} TO ${quoteText(temp)} (${copyOptions(format)}${partitionClause})`,
-      ),
-    );
+        params,
+      );
+    });
     if (partitions.length > 0) {
       // A folder cannot be renamed over another: the old one steps aside first, then goes.
       const old = `${temp}.old`;
@@ -160,7 +180,7 @@ async function readerOf(path: string, format: FileFormat | undefined): Promise<s
 
 /** Reads `file` into `table`: created when missing, else the rows are added by column name. */
 export async function importFrom(
-  context: StoreContext,
+  store: SharedFile,
   file: string,
   table: string,
   options: { format?: FileFormat } = {},
@@ -168,8 +188,7 @@ export async function importFrom(
   const path = checkFile(file, 'import()');
   checkTableName(table);
   const reader = await readerOf(path, options.format);
-  return context.serial.run(async () => {
-    const { connection } = context;
+  return store.use(async (connection) => {
     const exists = await connection.runAndReadAll(
       'SELECT count(*) FROM information_schema.tables WHERE table_name = $1 AND table_schema = current_schema()',
       [table],

@@ -8,11 +8,13 @@
  * await store.load('projects', session.studios.projects(studioId), { onProgress: console.log });
  * const rows = await store.sql`select "author.username", count(*) from projects group by 1`;
  * await store.export('projects', 'projects.parquet');
+ * await store.exportQuery('select * from projects where views > $1', 'popular.csv', { params: [100] });
  * ```
  */
 export {
   CloudRecorder,
   type CloudRecorderEvents,
+  FLUSH_MS,
   type RecordCloudOptions,
   type RecorderCounts,
 } from './cloud-recorder.js';
@@ -20,14 +22,18 @@ export type { ColumnType, ScalarType } from './column-types.js';
 export { defaultStore, defaultStorePath } from './default-store.js';
 export { INSTALL_COMMAND, MissingDuckDBError } from './duckdb-module.js';
 export type { ExportOptions, FileFormat, ImportResult } from './file-copy.js';
+export { DEFAULT_EVERY, isLiveQuery, LiveQuery, type LiveQueryOptions } from './live-query.js';
 export type { LoadOptions, LoadProgress, LoadResult } from './load.js';
 export type { LoadSource } from './load-sources.js';
 export type { SqlValue } from './query-values.js';
+export { StoreBusyError } from './shared-file.js';
 export {
   DEFAULT_MAX_ROWS,
+  DEFAULT_WAIT,
   openStore,
   type QueryOptions,
   type QueryRow,
   Store,
+  type StoreOptions,
   type TableInfo,
 } from './store.js';

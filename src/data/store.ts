@@ -1,6 +1,7 @@
 /**
  * `Store`: an embedded DuckDB database (a file, or memory) that platform data is loaded into,
- * queried with SQL, exported as Parquet, and that records cloud activity.
+ * queried with SQL, exported as Parquet, and that records cloud activity. Several processes use
+ * one file at once: each holds it only while an operation runs (see `shared-file.ts`).
  *
  * ```ts
  * const store = await openStore('scratch.duckdb');
@@ -9,21 +10,20 @@
  * ```
  */
 import { inspect } from 'node:util';
-import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import type { Cloud } from '../cloud/cloud.js';
-import { assertInteger, describe } from '../records/validate.js';
+import { assertInteger, assertSeconds, describe } from '../records/validate.js';
 import { RecordList } from '../rows/record-list.js';
 import type { SavedFile } from '../rows/saved-file.js';
 import { CloudRecorder, type RecordCloudOptions } from './cloud-recorder.js';
-import { type DuckDB, loadDuckDB } from './duckdb-module.js';
+import { loadDuckDB } from './duckdb-module.js';
 import { type ExportOptions, exportTo, type FileFormat, type ImportResult, importFrom } from './file-copy.js';
-import { type LoadOptions, type LoadResult, loadInto } from './load.js';
+import type { LoadOptions, LoadResult } from './load.js';
 import type { LoadSource } from './load-sources.js';
 import { plainRow, toParameters } from './query-values.js';
-import { Serial } from './serial.js';
+import { SharedFile } from './shared-file.js';
 import { quoteName } from './sql-names.js';
 import { statementOf } from './sql-template.js';
-import type { StoreContext } from './store-context.js';
+import { stagedLoad } from './staged-load.js';
 import { WALKS_TABLE } from './walk-progress.js';
 
 /** A row of a query's answer. */
@@ -44,6 +44,18 @@ export interface QueryOptions {
 /** The default most rows a query answers in memory. */
 export const DEFAULT_MAX_ROWS = 1_000_000;
 
+/** Options of a {@link Store}. */
+export interface StoreOptions {
+  /**
+   * Seconds an operation waits for the file while other processes use it (default 30); past it,
+   * it fails with a `StoreBusyError` naming the holder.
+   */
+  wait?: number;
+}
+
+/** The default seconds an operation waits for a file that other processes use. */
+export const DEFAULT_WAIT = 30;
+
 /** A table of the store, as {@link Store.tables} lists it. */
 export interface TableInfo {
   name: string;
@@ -55,10 +67,10 @@ export interface TableInfo {
 export class Store {
   /** The database file, or `:memory:`. */
   readonly path: string;
-  readonly #serial = new Serial();
-  #opening: Promise<StoreContext> | undefined;
-  #instance: DuckDBInstance | undefined;
-  #connection: DuckDBConnection | undefined;
+  /** Seconds an operation waits for the file. */
+  readonly wait: number;
+  #opening: Promise<SharedFile> | undefined;
+  #file: SharedFile | undefined;
   #closed = false;
   readonly #recorders = new Set<CloudRecorder>();
 
@@ -75,10 +87,13 @@ export class Store {
   };
 
   /** A store of `path` (default `:memory:`), opened on first use. */
-  constructor(path = ':memory:') {
+  constructor(path = ':memory:', options: StoreOptions = {}) {
     if (typeof path !== 'string' || path === '')
       throw new TypeError(`path must be a file name or ":memory:", got ${describe(path)}`);
+    if (options === null || typeof options !== 'object')
+      throw new TypeError('store options must be an object');
     this.path = path;
+    this.wait = assertSeconds(options.wait ?? DEFAULT_WAIT, 'wait');
   }
 
   /** Opens the database now (it opens on first use otherwise). */
@@ -87,9 +102,9 @@ export class Store {
     return this;
   }
 
-  /** Whether the database is open. */
+  /** Whether the store is open (its file is held only while an operation runs). */
   get isOpen(): boolean {
-    return this.#connection !== undefined && !this.#closed;
+    return this.#file !== undefined && !this.#closed;
   }
 
   /**
@@ -97,10 +112,11 @@ export class Store {
    * list, an array or any (async) iterable. Columns are the records' flat keys (`author.username`),
    * lists stay lists; types are inferred and widened when needed. With a key (default `id` when
    * the records have one) a reload updates rows instead of adding them; with `resume` a killed
-   * walk goes on from where it stopped. Answers how many records and pages were stored.
+   * walk goes on from where it stopped. The records are staged in a file of their own and move
+   * into the table at the end, in one transaction. Answers how many records and pages were stored.
    */
   async load<T>(table: string, source: LoadSource<T>, options: LoadOptions = {}): Promise<LoadResult> {
-    return loadInto(await this.#context(), table, source as LoadSource, options);
+    return stagedLoad(await this.#context(), table, source as LoadSource, options);
   }
 
   /**
@@ -118,10 +134,10 @@ export class Store {
     if (typeof sql !== 'string' || sql.trim() === '') throw new TypeError('query() needs a SQL statement');
     const maxRows =
       options.maxRows === undefined ? DEFAULT_MAX_ROWS : assertInteger(options.maxRows, 'maxRows', 1);
-    const context = await this.#context();
-    const values = toParameters(context.duck, params);
-    const rows = await context.serial.run(async () => {
-      const reader = await context.connection.streamAndReadUntil(sql, maxRows + 1, values);
+    const file = await this.#context();
+    const values = toParameters(file.duck, params);
+    const rows = await file.use(async (connection) => {
+      const reader = await connection.streamAndReadUntil(sql, maxRows + 1, values);
       if (reader.currentRowCount > maxRows) {
         throw new RangeError(
           `the query answers more than ${maxRows} rows: aggregate it, add a LIMIT, raise maxRows, or export() it to a file`,
@@ -136,28 +152,46 @@ export class Store {
 
   /** The tables of the store with their row and column counts (the store's own bookkeeping left out). */
   async tables(): Promise<RecordList<TableInfo>> {
-    const tables = await this.query(
-      `SELECT table_name AS name, column_count AS columns FROM duckdb_tables()
-       WHERE schema_name = current_schema() AND NOT temporary AND table_name <> $1 ORDER BY table_name`,
-      [WALKS_TABLE],
-    );
-    const infos: TableInfo[] = [];
-    for (const { name, columns } of tables as unknown as { name: string; columns: number }[]) {
-      // An exact count (DuckDB's estimate counts deleted rows too): cheap, from the table's metadata.
-      const [{ rows }] = (await this.query(`SELECT count(*) AS rows FROM ${quoteName(name)}`)) as unknown as [
-        { rows: number },
-      ];
-      infos.push({ name, rows, columns });
-    }
+    const file = await this.#context();
+    const infos = await file.use(async (connection) => {
+      const tables = await connection.runAndReadAll(
+        `SELECT table_name, column_count FROM duckdb_tables()
+         WHERE schema_name = current_schema() AND NOT temporary AND table_name <> $1 ORDER BY table_name`,
+        [WALKS_TABLE],
+      );
+      const found: TableInfo[] = [];
+      for (const [name, columns] of tables.getRowsJS() as [string, bigint][]) {
+        // An exact count (DuckDB's estimate counts deleted rows too): cheap, from the table's metadata.
+        const count = await connection.runAndReadAll(`SELECT count(*) FROM ${quoteName(name)}`);
+        found.push({ name, rows: Number(count.getRowsJS()[0]![0]), columns: Number(columns) });
+      }
+      return found;
+    });
     return RecordList.fromWindow(infos);
   }
 
   /**
-   * Writes a table, or the rows of a SELECT, to `file`: `.parquet`, `.csv`, `.json` (an array) or
-   * `.jsonl`, whole or not at all. With `partitionBy`, `file` is a folder of Hive partitions.
+   * Writes the table `table` to `file`: `.parquet`, `.csv`, `.json` (an array) or `.jsonl`, whole
+   * or not at all. With `partitionBy`, `file` is a folder of Hive partitions. `table` is always a
+   * name, never SQL: the rows of a query go out with {@link Store.exportQuery}.
    */
-  async export(tableOrSelect: string, file: string, options: ExportOptions = {}): Promise<SavedFile> {
-    return exportTo(await this.#context(), tableOrSelect, file, options);
+  async export(table: string, file: string, options: ExportOptions = {}): Promise<SavedFile> {
+    return exportTo(await this.#context(), { table }, file, options);
+  }
+
+  /**
+   * Writes the rows of the query `sql` (with parameters, as {@link Store.query} takes them) to
+   * `file`, as {@link Store.export} writes a table.
+   */
+  async exportQuery(
+    sql: string,
+    file: string,
+    options: ExportOptions & { params?: readonly unknown[] | Record<string, unknown> } = {},
+  ): Promise<SavedFile> {
+    if (options === null || typeof options !== 'object')
+      throw new TypeError('export options must be an object');
+    const { params = [], ...rest } = options;
+    return exportTo(await this.#context(), { sql, params }, file, rest);
   }
 
   /**
@@ -176,31 +210,38 @@ export class Store {
   async recordCloud(cloud: Cloud, options: RecordCloudOptions = {}): Promise<CloudRecorder> {
     const recorder = new CloudRecorder(await this.#context(), cloud, options);
     this.#recorders.add(recorder);
-    recorder.once('stopped', () => this.#recorders.delete(recorder));
     await recorder.start();
     return recorder;
   }
 
-  /** Stops running recorders and closes the database (everything stored is on disk). */
-  async close(): Promise<void> {
-    if (this.#closed) return;
+  /** The recorders started on this store that have not been closed with it. */
+  get recorders(): readonly CloudRecorder[] {
+    return [...this.#recorders];
+  }
+
+  /**
+   * Stops running recorders (each stores what it received first), waits for queued work and
+   * closes the store. Answers how many received sets the recorders could not store (0: all of it).
+   */
+  async close(): Promise<number> {
+    if (this.#closed) return 0;
     await Promise.all([...this.#recorders].map((recorder) => recorder.stop()));
+    const unstored = [...this.#recorders].reduce((sum, recorder) => sum + recorder.pending, 0);
+    this.#recorders.clear();
     this.#closed = true;
     const opening = this.#opening;
-    if (!opening) return;
-    await opening.catch(() => undefined);
-    await this.#serial.run(async () => {
-      this.#connection?.closeSync();
-      this.#instance?.closeSync();
-    });
+    if (!opening) return unstored;
+    const file = await opening.catch(() => undefined);
+    await file?.close();
+    return unstored;
   }
 
   [inspect.custom](): string {
-    const state = this.#closed ? 'closed' : this.#connection ? 'open' : 'opens on first use';
+    const state = this.#closed ? 'closed' : this.#file ? 'open' : 'opens on first use';
     return `Store { path: ${JSON.stringify(this.path)}, ${state} }`;
   }
 
-  #context(): Promise<StoreContext> {
+  #context(): Promise<SharedFile> {
     if (this.#closed) return Promise.reject(new Error(`the store ${this.path} is closed`));
     this.#opening ??= this.#connect().catch((error: unknown) => {
       this.#opening = undefined;
@@ -209,23 +250,12 @@ export class Store {
     return this.#opening;
   }
 
-  async #connect(): Promise<StoreContext> {
-    const duck: DuckDB = await loadDuckDB();
-    try {
-      this.#instance = await duck.DuckDBInstance.create(this.path);
-    } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
-      if (/lock/i.test(message)) {
-        throw new Error(
-          `${this.path} is open in another process (DuckDB lets one process write a file): stop it, or use another file`,
-          { cause: error },
-        );
-      }
-      throw error;
-    }
-    const instance = this.#instance;
-    this.#connection = await instance.connect();
-    return { duck, connection: this.#connection, serial: this.#serial, connect: () => instance.connect() };
+  async #connect(): Promise<SharedFile> {
+    const file = new SharedFile(await loadDuckDB(), this.path, this.wait * 1000);
+    // Opened once now, so a file that cannot be opened (not a database, no folder) fails here.
+    await file.use(async () => undefined);
+    this.#file = file;
+    return file;
   }
 }
 
@@ -234,6 +264,6 @@ export class Store {
  * path is given. Needs `@duckdb/node-api` installed beside scratchlab.
  * @throws MissingDuckDBError naming the install command when it is not
  */
-export async function openStore(path = ':memory:'): Promise<Store> {
-  return new Store(path).open();
+export async function openStore(path = ':memory:', options: StoreOptions = {}): Promise<Store> {
+  return new Store(path, options).open();
 }

@@ -34,7 +34,7 @@ interface LockHolder {
 }
 
 /** Thrown when a lock stays taken for longer than the timeout. */
-class FileLockTimeoutError extends Error {
+export class FileLockTimeoutError extends Error {
   constructor(
     message: string,
     readonly holder: LockHolder | undefined,

@@ -4,6 +4,8 @@
  * and the declarations its cells are checked against are the same types and cannot drift.
  */
 
+import type { LiveQueryOptions } from '../data/live-query.js';
+import type { QueryRow } from '../data/store.js';
 import type { SavedFile } from '../rows/saved-file.js';
 import type { LivePoint } from './aggregate.js';
 import type { Chart } from './chart.js';
@@ -54,8 +56,35 @@ export interface LiveHandle {
   readonly skipped: number;
 }
 
-/** `live(cloud, options?)`. */
-export type Live = (cloud: LiveSource, options?: LiveOptions) => LiveHandle;
+/** What `live()` takes besides a cloud: a query of the store, or a stored table with a time window. */
+export interface LiveQueryArguments extends LiveQueryOptions {
+  /** Chart title (default: the query, or the table and its window). */
+  title?: string;
+}
+
+/** The handle `live({ sql })` returns. */
+export interface LiveQueryHandle {
+  /** Stops querying and draws the final chart. */
+  stop(): Promise<void>;
+  /** The chart of the latest answer. */
+  chart(): Chart;
+  /** Writes that chart to `file` (`.svg`, `.png`, `.html` or `.json`). */
+  save(file: string): Promise<SavedFile>;
+  /** The latest answer. */
+  readonly rows: readonly QueryRow[];
+  /** Why the latest query failed (the chart keeps the last answer), or null. */
+  readonly error: string | null;
+}
+
+/**
+ * `live(cloud, options?)` charts a cloud's values; `live({ sql, params?, every? })` or
+ * `live({ table, window?, time?, every? })` charts a query of the store, asked every `every`
+ * seconds (default 2), as rows arrive from any process.
+ */
+export interface Live {
+  (cloud: LiveSource, options?: LiveOptions): LiveHandle;
+  (query: LiveQueryArguments): LiveQueryHandle;
+}
 
 /** Options of `display` and of its handle's `update`. */
 export interface DisplayOptions {

@@ -58,6 +58,8 @@ export type {
   Live,
   LiveHandle,
   LiveOptions,
+  LiveQueryArguments,
+  LiveQueryHandle,
   Plot,
   PlotInput,
   Show,
@@ -96,6 +98,7 @@ export {
 export { compactAxisFormat, formatCompact, formatCount } from './format.js';
 export { jupyterDisplayOf, type MimeBundle, mimeBundleOf } from './jupyter-display.js';
 export { knownUsername, learnUsers, rememberUser, userLabel } from './known-users.js';
+export { type LiveQueryChartOptions, liveQueryChart } from './live-query-chart.js';
 export {
   checkLiveArguments,
   type LiveChange,

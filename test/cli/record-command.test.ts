@@ -1,6 +1,7 @@
 /**
  * `scratchlab record` as a user runs it (the built command): a long-running recorder with a
- * status line, stopped with Ctrl-C (SIGINT), after which every set it had seen is in the file.
+ * status line, stopped with Ctrl-C (SIGINT), after which every set it had seen is in the file;
+ * several projects into one table; and an honest last line when the file could not be written.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -9,6 +10,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { Cloud } from '../../src/cloud/index.js';
 import { openStore } from '../../src/data/index.js';
+import { withFileLock } from '../../src/databases/file-lock.js';
+import { startChild } from '../support/child-lines.js';
 import { useSandbox } from '../support/sandbox.js';
 
 const cli = new URL('../../dist/cli.js', import.meta.url).pathname;
@@ -64,5 +67,66 @@ it('records until SIGINT, shows a live status line, and leaves everything on dis
   expect(rows.map((r) => `${r.name}=${r.value} ${r.source}`)).toEqual(
     [10, 20, 30, 40, 50, 60].map((v) => `level=${v} live`),
   );
+  await store.close();
+});
+
+const record = (args: string[]) => startChild([cli, 'record', ...args]);
+
+it('records several projects into one table, and says so when what it received could not be stored', async () => {
+  const file = join(dir, 'several.duckdb');
+  const host = ctx.sandbox.alternateCloudHost;
+  const run = record([
+    'game-a',
+    'game-b',
+    '--db',
+    file,
+    '--host',
+    host,
+    '--contact',
+    '@tester',
+    '--wait',
+    '1',
+  ]);
+  await run.until((line) => line === 'Ctrl-C stops');
+  expect(run.lines).toContain(`recording project game-a on ${host} into ${file}`);
+  expect(run.lines).toContain(`recording project game-b on ${host} into ${file}`);
+  const writer = (project: string) =>
+    Cloud.alternate(project, { host, purpose: 'tests', contact: '@tester', username: 'writer' });
+  const [a, b] = [writer('game-a'), writer('game-b')];
+  for (let i = 1; i <= 3; i++) await a.setVar('level', i);
+  for (let i = 1; i <= 2; i++) await b.setVar('lives', i);
+  await run.until((line) => /game-a: stored 3 · .* \| game-b: stored 2 · /.test(line));
+
+  // Another process keeps the file (here: its lock) longer than the recorder's --wait of 1 s.
+  let release = () => {};
+  let held = false;
+  const holding = withFileLock(file, { timeout: 10_000, who: 'the test' }, async () => {
+    held = true;
+    await new Promise<void>((resolve) => {
+      release = resolve;
+    });
+  });
+  await run.until(() => held);
+  await a.setVar('level', 4);
+  await run.until((line) => line.startsWith('error (game-a): '));
+  run.proc.kill('SIGINT');
+  expect((await run.exited).code).toBe(1);
+  release();
+  await holding;
+  await Promise.all([a.disconnect(), b.disconnect()]);
+  const last = run.lines.at(-1)!;
+  expect(last).toMatch(
+    new RegExp(`^stopped: 1 received sets could NOT be stored in ${file} \\(last error: .*stayed busy`),
+  );
+  expect(run.lines.join('\n')).not.toContain('everything received is stored');
+
+  const store = await openStore(file);
+  const rows = await store.query(
+    'select project, name, count(*) as n from cloud_activity group by all order by 1',
+  );
+  expect(rows).toEqual([
+    { project: 'game-a', name: 'level', n: 3 },
+    { project: 'game-b', name: 'lives', n: 2 },
+  ]);
   await store.close();
 });

@@ -130,6 +130,37 @@ it('records live sets across a sandbox restart (a host without a log), each once
   await sandbox.close();
 });
 
+it('starts again after stop() without leaking listeners or timers, and stores what came after', async () => {
+  const connect = (name: string) =>
+    Cloud.alternate('recorder-again', {
+      purpose: 'recorder test',
+      contact: '@tester',
+      host: ctx.sandbox.alternateCloudHost,
+      username: name,
+    });
+  const store = await openStore(join(dir, 'again.duckdb'));
+  const cloud = connect('recorder');
+  const writer = connect('writer');
+  const recorder = await store.recordCloud(cloud);
+  await writer.setVar('again', 1);
+  await waitUntil(async () => (await rowsOf(store, 'again')).length === 1);
+  await recorder.stop();
+  expect(recorder.running).toBe(false);
+  expect(cloud.listenerCount('set')).toBe(0);
+  await writer.setVar('again', 2); // while stopped: not recorded (a host without a log)
+  await recorder.start();
+  expect(recorder.running).toBe(true);
+  expect(cloud.listenerCount('set')).toBe(1);
+  await writer.setVar('again', 3);
+  await waitUntil(async () => (await rowsOf(store, 'again')).length === 2);
+  expect((await rowsOf(store, 'again')).map((r) => r.value)).toEqual(['1', '3']);
+  // close() stops it; nothing is left to write.
+  expect(await store.close()).toBe(0);
+  expect(recorder.running).toBe(false);
+  expect(cloud.listenerCount('set')).toBe(0);
+  await Promise.all([writer.disconnect(), cloud.disconnect()]);
+});
+
 /** Waits until an async check holds (a safety bound, not an assertion). */
 async function waitUntil(check: () => Promise<boolean>, limitMs = 20_000): Promise<void> {
   const deadline = Date.now() + limitMs;

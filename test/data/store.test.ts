@@ -221,9 +221,10 @@ describe('export and import', () => {
     await expect(store.export('arr', join(dir, 'arr.xlsx'))).rejects.toThrow(/\.parquet/);
   });
 
-  it('exports a SELECT as a Hive-partitioned folder by day, which imports back whole', async () => {
+  it('exports a query with parameters as a Hive-partitioned folder by day, which imports back whole', async () => {
     const folder = join(dir, 'by_day');
-    await store.export(`select *, strftime("at", '%Y-%m-%d') as day from arr where id <= 4`, folder, {
+    await store.exportQuery(`select *, strftime("at", '%Y-%m-%d') as day from arr where id <= $1`, folder, {
+      params: [4],
       partitionBy: 'day',
     });
     expect(readdirSync(folder).sort()).toEqual(['day=2024-01-01']);
@@ -234,8 +235,28 @@ describe('export and import', () => {
       ),
     ).toEqual(['1 2024-01-01', '2 2024-01-01', '3 2024-01-01', '4 2024-01-01']);
     // Exporting again replaces the folder.
-    await store.export('select 1 as x, 2 as day', folder, { partitionBy: ['day'] });
+    await store.exportQuery('select 1 as x, 2 as day', folder, { partitionBy: ['day'] });
     expect(readdirSync(folder)).toEqual(['day=2']);
+  });
+
+  it('takes a table name as a name, whatever it starts with, and never runs it as SQL', async () => {
+    await store.load('selections', [{ id: 1, name: 'a' }]);
+    await store.load('withdrawals', [{ id: 2, name: 'b' }]);
+    await store.load('values_by_day', [{ id: 3, name: 'c' }]);
+    for (const table of ['selections', 'withdrawals', 'values_by_day']) {
+      const saved = await store.export(table, join(dir, `${table}.json`));
+      expect(JSON.parse(readFileSync(saved.path, 'utf8'))).toHaveLength(1);
+    }
+    await expect(store.export('select * from arr', join(dir, 'x.json'))).rejects.toThrow(
+      'export(): the store has no table "select * from arr" (a query is exported with exportQuery(sql, file))',
+    );
+    // A query longer than a table name may be is still a query.
+    const long = `select id from arr where ${Array.from({ length: 40 }, (_, i) => `id <> ${1000 + i}`).join(' and ')}`;
+    expect(long.length).toBeGreaterThan(200);
+    const saved = await store.exportQuery(long, join(dir, 'long.json'));
+    expect(JSON.parse(readFileSync(saved.path, 'utf8')).length).toBe(
+      (await store.query('select * from arr')).length,
+    );
   });
 
   it('lists its tables without its own bookkeeping', async () => {

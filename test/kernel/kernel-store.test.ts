@@ -1,6 +1,9 @@
 // The kernel's `store` and `sql` under Jupyter (nbconvert drives the installed sandbox kernel):
 // the store opens on first use as scratchlab.duckdb in the notebook's folder, a load walks a
 // list into it, a query's rows show as an HTML table, and `plot(await sql`…`)` sends a chart.
+// Two kernels in one folder use that file at once: one loads rows a few at a time while the
+// other draws `live({ table })` over them, a query asked every half second that moves as the
+// other process's rows arrive; neither fails for the other's hold on the file.
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -20,7 +23,8 @@ const VEGA_LITE = 'application/vnd.vegalite.v5+json';
 const outputOf = (cell: Cell) =>
   (cell.outputs ?? []).filter((o) => o.output_type === 'execute_result' || o.output_type === 'display_data');
 
-describe.skipIf(!hasJupyter)('store and sql in the kernel', () => {
+// Each test runs whole notebooks (a kernel start, a sandbox): slow on a busy machine.
+describe.skipIf(!hasJupyter)('store and sql in the kernel', { timeout: 120_000 }, () => {
   let home: JupyterHome;
   let folder: string;
 
@@ -103,5 +107,48 @@ describe.skipIf(!hasJupyter)('store and sql in the kernel', () => {
       data: { values: { series: string }[] };
     };
     expect(new Set(spec.data.values.map((v) => v.series))).toEqual(new Set(['sets', 'players']));
+  });
+
+  it('one kernel loads while the other charts the table live; both use the same file', async () => {
+    const loads = 6;
+    const loader = [
+      [
+        `for (let i = 1; i <= ${loads}; i++) {`,
+        "  await store.load('beats', [{ at: new Date(), n: i }], { key: false });",
+        '  await new Promise((resolve) => setTimeout(resolve, 400));',
+        '}',
+        '(await sql`select count(*)::INT as n from beats`)[0]',
+      ].join('\n'),
+    ];
+    const watcher = [
+      "const chart = live({ table: 'beats', time: 'at', window: 3600, every: 0.5, title: 'Beats' });",
+      [
+        'const total = () => chart.rows.reduce((sum, row) => sum + Number(row.rows), 0);',
+        `for (let waited = 0; total() < ${loads} && waited < 60_000; waited += 100) await new Promise((r) => setTimeout(r, 100));`,
+        'await chart.stop();',
+        'total()',
+      ].join('\n'),
+    ];
+    const loaderPath = join(folder, 'loader.ipynb');
+    const watcherPath = join(folder, 'watcher.ipynb');
+    writeNotebook(loaderPath, makeNotebook(loader));
+    writeNotebook(watcherPath, makeNotebook(watcher));
+    const [loaded, watched] = await Promise.all([
+      executeNotebook(home, loaderPath),
+      executeNotebook(home, watcherPath),
+    ]);
+
+    expect(text(outputOf(loaded.notebook.cells[0]!)[0]!.data!['text/plain'] as string)).toContain(
+      `n: ${loads}`,
+    );
+    const [liveCell, totalCell] = watched.notebook.cells;
+    expect(text(outputOf(totalCell!)[0]!.data!['text/plain'] as string).trim()).toBe(String(loads));
+    // The live display was updated in place: its final drawing is a chart of every row, stopped.
+    const drawings = outputOf(liveCell!).filter((o) => o.data && VEGA_LITE in o.data);
+    expect(drawings).toHaveLength(1);
+    const summary = text(drawings[0]!.data!['text/plain'] as string);
+    expect(summary).toContain('(stopped)');
+    const spec = drawings[0]!.data![VEGA_LITE] as { data: { values: { value: number }[] } };
+    expect(spec.data.values.reduce((sum, point) => sum + point.value, 0)).toBe(loads);
   });
 });

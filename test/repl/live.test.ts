@@ -1,4 +1,8 @@
 import { EventEmitter } from 'node:events';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Store } from 'scratchlab/data';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createLive, type LiveHost, stopLiveCharts } from '../../repl/display/live.js';
 import { Activity } from '../../repl/terminal/activity.js';
@@ -19,12 +23,13 @@ class FakeTerminal extends EventEmitter {
   }
 }
 
-function setup() {
+function setup(store?: Store) {
   const terminal = new FakeTerminal();
   const activity = new Activity();
   const host: LiveHost = {
     output: terminal as unknown as NodeJS.WriteStream,
     activity,
+    store,
     color: false,
     cursorRow: () => 0,
     redrawPrompt: () => terminal.prompt(),
@@ -39,6 +44,41 @@ afterEach(() => {
 });
 
 describe('live', () => {
+  it('draws a query of the store and redraws it as rows arrive from another user of the file', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'scratchlab-live-query-'));
+    const file = join(dir, 'live.duckdb');
+    const reader = new Store(file);
+    const writer = new Store(file); // another Store on the file: it takes turns as another process would
+    try {
+      await writer.load('points', [{ minute: new Date(Date.UTC(2024, 0, 1)), players: 1 }], { key: false });
+      const { live, terminal } = setup(reader);
+      const chart = live({
+        sql: 'select minute, players from points order by minute',
+        every: 0.2,
+        height: 14,
+      });
+      const waitFor = async (check: () => boolean) => {
+        for (const deadline = Date.now() + 10_000; !check(); ) {
+          if (Date.now() > deadline) throw new Error(`timed out; screen:\n${terminal.screen.text()}`);
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        }
+      };
+      await waitFor(() => /1 row at \d\d:\d\d:\d\d UTC/.test(terminal.screen.text()));
+      expect(terminal.screen.text()).toContain('live · every 0.2 s · Ctrl-C or .stop() to stop');
+      await writer.load('points', [{ minute: new Date(Date.UTC(2024, 0, 1, 0, 1)), players: 5 }], {
+        key: false,
+      });
+      await waitFor(() => /2 rows at /.test(terminal.screen.text()));
+      expect(chart.rows.map((row) => row.players)).toEqual([1, 5]);
+      chart.stop();
+      expect(terminal.screen.text()).toContain('stopped');
+      expect(() => live({ sql: 'select 1', every: 0.01 })).toThrow(RangeError);
+    } finally {
+      await Promise.all([reader.close(), writer.close()]);
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('collects numeric values of the chosen variables, and skips the rest', () => {
     const { live, cloud } = setup();
     const chart = live(cloud, { variables: ['score'] });

@@ -1,7 +1,8 @@
 /**
  * The REPL's `store` and `sql` (a real child process in a pseudo-terminal, on the sandbox): the
  * store opens on first use in the file `SCRATCHLAB_DB` names, a load walks a list into it, a
- * query's rows print as a table, and `plot(await sql`…`)` draws a line per number over time.
+ * query's rows print as a table, and `plot(await sql`…`)` draws a line per number over time; the
+ * REPL's exit closes the store with a running recorder's last sets written.
  */
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -53,10 +54,21 @@ it('charts a query with a time column and numbers: a line per number', async () 
   expect(out).toMatch(/score · 30 points · last 87/);
 });
 
-it('kept what it stored in the file once the REPL is gone', async () => {
+it('kept what it stored in the file once the REPL is gone, a running recorder’s last sets included', async () => {
+  // A set received just before the exit is still waiting for the recorder's next write (at most a
+  // second away): the REPL's exit closes the store, which writes it first.
+  await repl.run(
+    "const rec = await store.recordCloud(session.cloud(sandbox.cloudProjectId), { table: 'exit_history', logs: false })",
+  );
+  await repl.run(
+    "{ const w = session.cloud(sandbox.cloudProjectId); await w.setVar('exit', 99); while (rec.counts.live < 1) await new Promise((r) => setTimeout(r, 10)); }",
+  );
   await repl.close();
   const store = await openStore(file);
   const [{ n }] = (await store.query('select count(*) as n from ticks')) as unknown as [{ n: number }];
   expect(n).toBe(30);
+  expect(await store.query('select name, value, source from exit_history')).toEqual([
+    { name: 'exit', value: '99', source: 'live' },
+  ]);
   await store.close();
 });
