@@ -22,6 +22,7 @@ export { defaultStore, defaultStorePath } from './default-store.js';
 export { INSTALL_COMMAND, MissingDuckDBError } from './duckdb-module.js';
 export type { ExportOptions, FileFormat, ImportResult } from './file-copy.js';
 export type { LoadOptions, LoadProgress, LoadResult } from './load.js';
+export { ColumnCaseError, ColumnTypeError } from './load-errors.js';
 export type { LoadSource } from './load-sources.js';
 export type { SqlValue } from './query-values.js';
 export {

@@ -31,8 +31,10 @@ const TEXT: FlattenStyle = { keepLists: false };
 const LISTS: FlattenStyle = { keepLists: true };
 
 function flatten(value: unknown, prefix: string, out: FlatRecord, depth: number, style: FlattenStyle): void {
-  if (style.keepLists && (Array.isArray(value) || value instanceof Date)) {
-    out[prefix] = value as Date | readonly unknown[];
+  if (style.keepLists && Array.isArray(value)) {
+    out[prefix] = keptList(value);
+  } else if (style.keepLists && value instanceof Date) {
+    out[prefix] = value;
   } else if (value === null || value === undefined) {
     out[prefix] = null;
   } else if (typeof value === 'string' || typeof value === 'boolean') {
@@ -84,9 +86,25 @@ function flatName(prefix: string, key: string): string | null {
   return name;
 }
 
+/**
+ * A list as the store keeps it: items that are objects or lists become JSON text without their
+ * secrets (as the store would write them, and as a record loses its own); a list of plain values
+ * is kept as it is, uncopied.
+ */
+function keptList(list: readonly unknown[]): readonly unknown[] {
+  if (!list.some(isNested)) return list;
+  return list.map((item) => (isNested(item) ? jsonText(item) : item));
+}
+
+function isNested(item: unknown): boolean {
+  return typeof item === 'object' && item !== null && !(item instanceof Date);
+}
+
 function jsonText(value: unknown): string {
   try {
-    return JSON.stringify(value, (key, item: unknown) => (key !== '' && isSecretKey(key) ? undefined : item));
+    return JSON.stringify(value, (key, item: unknown) =>
+      key !== '' && isSecretKey(key) ? undefined : typeof item === 'bigint' ? String(item) : item,
+    );
   } catch {
     return '[unserializable]';
   }
