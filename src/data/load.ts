@@ -347,12 +347,24 @@ class TableLoader {
     const stamps = this.#stamps.fill(-1);
     const values = this.#values;
     const count = writers.length;
+    // Rows of a batch mostly have the same keys in the same order: the key at each position is
+    // compared with the last row's (one comparison of the same string) before any lookup.
+    const lastKeys: string[] = [];
+    const lastIndexes: number[] = [];
     try {
       for (let r = 0; r < rows.length; r++) {
         const row = rows[r]!;
+        let at = 0;
         for (const name in row) {
           const value = row[name];
-          const index = this.#columnIndex(name);
+          let index: number;
+          if (lastKeys[at] === name) index = lastIndexes[at]!;
+          else {
+            index = this.#columnIndex(name);
+            lastKeys[at] = name;
+            lastIndexes[at] = index;
+          }
+          at++;
           if (index < 0) {
             if (value === null || value === undefined) continue; // no column until a value tells its type
             throw MISFIT;
@@ -455,7 +467,8 @@ export async function loadInto(
       resumedPages = stored.pages;
     }
     for await (const batch of batchesOf(source, resumedFrom, checked.batchSize, checked.signal)) {
-      const flat = batch.records.map((record) => toFlatRecord(record, { owner: batch.owner }));
+      const flatOptions = { owner: batch.owner };
+      const flat = batch.records.map((record) => toFlatRecord(record, flatOptions));
       if (!keyDecided) {
         key =
           loader.hasColumn('id') || flat.some((row) => row.id !== undefined && row.id !== null) ? 'id' : null;

@@ -30,7 +30,50 @@ interface FlattenStyle {
 const TEXT: FlattenStyle = { keepLists: false };
 const LISTS: FlattenStyle = { keepLists: true };
 
-function flatten(value: unknown, prefix: string, out: FlatRecord, depth: number, style: FlattenStyle): void {
+/**
+ * The flat names under one prefix, by key, each with the names under it: a tree that a record's
+ * walk descends, so each key of each record costs one lookup (a load flattens millions of records
+ * with the same few keys), and a name is neither built nor hashed again.
+ */
+class Names {
+  readonly #entries = new Map<string, NameEntry>();
+
+  /** The entry of `key` under `prefix` (this node's name); its name is null for a secret key. */
+  entry(prefix: string, key: string): NameEntry {
+    let entry = this.#entries.get(key);
+    if (entry === undefined) {
+      entry = { name: isSecretKey(key) ? null : prefix === '' ? key : `${prefix}.${key}`, under: undefined };
+      // Records with ever new keys must not grow the tree without end: past the cap, uncached.
+      if (names < MAX_NAMES) {
+        this.#entries.set(key, entry);
+        names++;
+      }
+    }
+    return entry;
+  }
+}
+
+interface NameEntry {
+  /** The flat name, or null for a secret key (left out). */
+  readonly name: string | null;
+  /** The names under it, made when it first holds an object. */
+  under: Names | undefined;
+}
+
+/** Names kept at most. */
+const MAX_NAMES = 10_000;
+let names = 0;
+const ROOT = new Names();
+
+/** Writes `value` as `prefix` (or its keys under it); answers the names under it, made if needed. */
+function flatten(
+  value: unknown,
+  prefix: string,
+  under: Names | undefined,
+  out: FlatRecord,
+  depth: number,
+  style: FlattenStyle,
+): Names | undefined {
   if (style.keepLists && Array.isArray(value)) {
     out[prefix] = keptList(value);
   } else if (style.keepLists && value instanceof Date) {
@@ -48,42 +91,41 @@ function flatten(value: unknown, prefix: string, out: FlatRecord, depth: number,
   } else if (Array.isArray(value) || depth >= MAX_DEPTH) {
     out[prefix] = jsonText(value);
   } else if (typeof value === 'object') {
-    const record = value as Record<string, unknown>;
-    // for…in over own keys: no entry arrays per object (a load flattens millions of records).
-    for (const key in record) {
-      const name = flatName(prefix, key);
-      if (name === null || !Object.hasOwn(record, key)) continue;
-      flatten(record[key], name, out, depth + 1, style);
-    }
+    const node = under ?? new Names();
+    flattenObject(value as Record<string, unknown>, prefix, node, out, depth, style);
+    return node;
   } else {
     out[prefix] = String(value);
   }
+  return under;
 }
 
-/** Flat names already made, by prefix and key (records of a list share their keys). */
-const NAMES = new Map<string, Map<string, string | null>>();
-/** Names kept at most: records with ever new keys must not grow the cache without end. */
-const MAX_NAMES = 10_000;
-let names = 0;
-
-/**
- * The flat name of `key` under `prefix` (null for a secret key), made once: a load flattens
- * millions of records with the same few keys, and a name reused is neither built nor hashed again.
- */
-function flatName(prefix: string, key: string): string | null {
-  let byKey = NAMES.get(prefix);
-  const known = byKey?.get(key);
-  if (known !== undefined) return known;
-  const name = isSecretKey(key) ? null : prefix === '' ? key : `${prefix}.${key}`;
-  if (names < MAX_NAMES) {
-    if (byKey === undefined) {
-      byKey = new Map();
-      NAMES.set(prefix, byKey);
-    }
-    byKey.set(key, name);
-    names++;
+/** The keys of one object under `prefix` (for…in over own keys: no entry arrays per object). */
+function flattenObject(
+  record: Record<string, unknown>,
+  prefix: string,
+  node: Names,
+  out: FlatRecord,
+  depth: number,
+  style: FlattenStyle,
+): void {
+  for (const key in record) {
+    if (Object.hasOwn(record, key)) flattenKey(record[key], key, prefix, node, out, depth, style);
   }
-  return name;
+}
+
+function flattenKey(
+  value: unknown,
+  key: string,
+  prefix: string,
+  node: Names,
+  out: FlatRecord,
+  depth: number,
+  style: FlattenStyle,
+): void {
+  const entry = node.entry(prefix, key);
+  if (entry.name === null) return;
+  entry.under = flatten(value, entry.name, entry.under, out, depth + 1, style);
 }
 
 /**
@@ -126,19 +168,40 @@ export function toFlatRecord(record: unknown, options: FlatRowsOptions = {}): Fl
 function flattenRecord(record: unknown, options: FlatRowsOptions, style: FlattenStyle): FlatRecord {
   const out: FlatRecord = {};
   if (record === null || typeof record !== 'object' || Array.isArray(record)) {
-    flatten(record, 'value', out, 0, style);
+    flatten(record, 'value', undefined, out, 0, style);
     return out;
   }
   const r = record as Record<string, unknown>;
   const author = r.author as Record<string, unknown> | undefined;
   if (options.owner && author && typeof author === 'object' && typeof author.username !== 'string') {
-    // Put the name where a full record has it: right after the author's id.
-    const { id, ...rest } = author;
-    flatten({ ...r, author: { id, username: options.owner, ...rest } }, '', out, 0, style);
+    // Put the name where a full record has it: right after the author's id (no copy of the record).
+    for (const key in r) {
+      if (!Object.hasOwn(r, key)) continue;
+      if (key === 'author') flattenAuthor(author, options.owner, out, style);
+      else flattenKey(r[key], key, '', ROOT, out, 0, style);
+    }
   } else {
-    flatten(r, '', out, 0, style);
+    flattenObject(r, '', ROOT, out, 0, style);
   }
   return out;
+}
+
+/** An author without a username, as `{ id, username: owner, ...the rest }`. */
+function flattenAuthor(
+  author: Record<string, unknown>,
+  owner: string,
+  out: FlatRecord,
+  style: FlattenStyle,
+): void {
+  const entry = ROOT.entry('', 'author');
+  if (entry.name === null) return;
+  entry.under ??= new Names();
+  flattenKey(author.id, 'id', entry.name, entry.under, out, 1, style);
+  flattenKey(owner, 'username', entry.name, entry.under, out, 1, style);
+  for (const key in author) {
+    if (key === 'id' || key === 'username' || !Object.hasOwn(author, key)) continue;
+    flattenKey(author[key], key, entry.name, entry.under, out, 1, style);
+  }
 }
 
 /** Records as flat rows (see the file's comment). */

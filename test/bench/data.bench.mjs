@@ -1,7 +1,8 @@
 // The data store: a million synthetic records through `store.load()` against DuckDB's appender
-// fed directly with the same values (rows a second, ratio; target >= 0.5), the memory that load
+// fed directly with the same values (rows a second, ratio; target >= 0.8), the memory that load
 // adds (target < 150 MB), and a per-minute aggregation of a million cloud events in SQL against
-// the same in a JavaScript loop over an in-memory array.
+// the same in a JavaScript loop over an in-memory array. The machine is shared: figures are
+// noisy; the rounds are interleaved and the best of each kept.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -148,10 +149,12 @@ export default async function bench() {
     console.log(
       `  store.load (key: false, appends): ${fmt(appended.ms)} (${rate(appended.ms)}), memory growth ${appended.growth.toFixed(0)} MB`,
     );
-    let ok = report('load (upsert by id) vs appender fed directly', directMs / keyed.ms, 0.5);
-    ok = report('load (key: false) vs appender fed directly', directMs / appended.ms, 0.5) && ok;
+    let ok = report('load (upsert by id) vs appender fed directly', directMs / keyed.ms, 0.8);
+    ok = report('load (key: false) vs appender fed directly', directMs / appended.ms, 0.8) && ok;
     const memoryOk = keyed.growth < 150 && appended.growth < 150;
-    console.log(`  memory growth under 150 MB: ${memoryOk ? 'met' : 'MISSED'}`);
+    console.log(
+      `  memory growth: ${keyed.growth.toFixed(0)} MB (upsert), ${appended.growth.toFixed(0)} MB (append); under 150 MB: ${memoryOk ? 'met' : 'MISSED'}`,
+    );
     const agg = await aggregation(dir);
     console.log(
       `  per-minute aggregation of ${N.toLocaleString('en')} cloud events (${agg.minutes} minutes): SQL ${fmt(agg.sqlMs)}, JavaScript loop over an array ${fmt(agg.jsMs)}`,
