@@ -66,14 +66,20 @@ let names = 0;
 const ROOT = new Names();
 
 /** Writes `value` as `prefix` (or its keys under it); answers the names under it, made if needed. */
+/** One record's walk: where its flat values go, and how leaves are written. */
+interface Walk {
+  out: FlatRecord;
+  style: FlattenStyle;
+}
+
 function flatten(
   value: unknown,
   prefix: string,
   under: Names | undefined,
-  out: FlatRecord,
   depth: number,
-  style: FlattenStyle,
+  walk: Walk,
 ): Names | undefined {
+  const { out, style } = walk;
   if (style.keepLists && Array.isArray(value)) {
     out[prefix] = keptList(value);
   } else if (style.keepLists && value instanceof Date) {
@@ -92,7 +98,7 @@ function flatten(
     out[prefix] = jsonText(value);
   } else if (typeof value === 'object') {
     const node = under ?? new Names();
-    flattenObject(value as Record<string, unknown>, prefix, node, out, depth, style);
+    flattenObject(value as Record<string, unknown>, prefix, node, depth, walk);
     return node;
   } else {
     out[prefix] = String(value);
@@ -105,12 +111,11 @@ function flattenObject(
   record: Record<string, unknown>,
   prefix: string,
   node: Names,
-  out: FlatRecord,
   depth: number,
-  style: FlattenStyle,
+  walk: Walk,
 ): void {
   for (const key in record) {
-    if (Object.hasOwn(record, key)) flattenKey(record[key], key, prefix, node, out, depth, style);
+    if (Object.hasOwn(record, key)) flattenKey(record[key], key, prefix, node, depth, walk);
   }
 }
 
@@ -119,13 +124,12 @@ function flattenKey(
   key: string,
   prefix: string,
   node: Names,
-  out: FlatRecord,
   depth: number,
-  style: FlattenStyle,
+  walk: Walk,
 ): void {
   const entry = node.entry(prefix, key);
   if (entry.name === null) return;
-  entry.under = flatten(value, entry.name, entry.under, out, depth + 1, style);
+  entry.under = flatten(value, entry.name, entry.under, depth + 1, walk);
 }
 
 /**
@@ -166,10 +170,10 @@ export function toFlatRecord(record: unknown, options: FlatRowsOptions = {}): Fl
 }
 
 function flattenRecord(record: unknown, options: FlatRowsOptions, style: FlattenStyle): FlatRecord {
-  const out: FlatRecord = {};
+  const walk: Walk = { out: {}, style };
   if (record === null || typeof record !== 'object' || Array.isArray(record)) {
-    flatten(record, 'value', undefined, out, 0, style);
-    return out;
+    flatten(record, 'value', undefined, 0, walk);
+    return walk.out;
   }
   const r = record as Record<string, unknown>;
   const author = r.author as Record<string, unknown> | undefined;
@@ -177,30 +181,25 @@ function flattenRecord(record: unknown, options: FlatRowsOptions, style: Flatten
     // Put the name where a full record has it: right after the author's id (no copy of the record).
     for (const key in r) {
       if (!Object.hasOwn(r, key)) continue;
-      if (key === 'author') flattenAuthor(author, options.owner, out, style);
-      else flattenKey(r[key], key, '', ROOT, out, 0, style);
+      if (key === 'author') flattenAuthor(author, options.owner, walk);
+      else flattenKey(r[key], key, '', ROOT, 0, walk);
     }
   } else {
-    flattenObject(r, '', ROOT, out, 0, style);
+    flattenObject(r, '', ROOT, 0, walk);
   }
-  return out;
+  return walk.out;
 }
 
 /** An author without a username, as `{ id, username: owner, ...the rest }`. */
-function flattenAuthor(
-  author: Record<string, unknown>,
-  owner: string,
-  out: FlatRecord,
-  style: FlattenStyle,
-): void {
+function flattenAuthor(author: Record<string, unknown>, owner: string, walk: Walk): void {
   const entry = ROOT.entry('', 'author');
   if (entry.name === null) return;
   entry.under ??= new Names();
-  flattenKey(author.id, 'id', entry.name, entry.under, out, 1, style);
-  flattenKey(owner, 'username', entry.name, entry.under, out, 1, style);
+  flattenKey(author.id, 'id', entry.name, entry.under, 1, walk);
+  flattenKey(owner, 'username', entry.name, entry.under, 1, walk);
   for (const key in author) {
     if (key === 'id' || key === 'username' || !Object.hasOwn(author, key)) continue;
-    flattenKey(author[key], key, entry.name, entry.under, out, 1, style);
+    flattenKey(author[key], key, entry.name, entry.under, 1, walk);
   }
 }
 
