@@ -3,35 +3,16 @@
 // and a remix tree shows one progress output for the whole tree. A session with a budget of 2
 // requests a second makes every walk last past the output's first-show delay, so an output that
 // should not be there would be.
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
-import {
-  type Cell,
-  executeNotebook,
-  hasJupyter,
-  installKernels,
-  type JupyterHome,
-  jupyterHome,
-  makeNotebook,
-  text,
-  writeNotebook,
-} from './jupyter.js';
+import { describe, expect, it } from 'vitest';
+import { type Cell, hasJupyter, text } from './jupyter.js';
+import { useNotebookRunner } from './notebook-runner.js';
 
 const displays = (cell: Cell) => (cell.outputs ?? []).filter((o) => o.output_type === 'display_data');
 const result = (cell: Cell) =>
   text((cell.outputs ?? []).find((o) => o.output_type === 'execute_result')!.data!['text/plain'] as string);
 
 describe.skipIf(!hasJupyter)('progress in the kernel', () => {
-  let home: JupyterHome;
-  let folder: string;
-
-  beforeAll(async () => {
-    home = jupyterHome('kernel-progress');
-    folder = join(home.dir, 'notebooks');
-    mkdirSync(folder, { recursive: true });
-    await installKernels(home);
-  });
+  const run = useNotebookRunner('kernel-progress');
 
   it('leaves a list’s own onProgress alone, and shows a remix tree once', { timeout: 120_000 }, async () => {
     const cells = [
@@ -46,10 +27,7 @@ describe.skipIf(!hasJupyter)('progress in the kernel', () => {
         'tree.children.length > 0',
       ].join('\n'),
     ];
-    const path = join(folder, 'progress.ipynb');
-    writeNotebook(path, makeNotebook(cells));
-    const { notebook } = await executeNotebook(home, path);
-    const [walk, tree] = notebook.cells;
+    const [walk, tree] = await run('progress', cells);
 
     expect(result(walk!)).toBe('[ 160, 4, 160 ]');
     expect(displays(walk!)).toEqual([]);
