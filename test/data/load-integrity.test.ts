@@ -146,3 +146,27 @@ describe('keys that differ only by case', () => {
     ]);
   });
 });
+
+describe('a batch that needs a wider table', () => {
+  it('after earlier batches of the same load: none of their rows is lost or written twice', async () => {
+    const records = Array.from({ length: 25 }, (_, i) => ({
+      id: i + 1,
+      n: i === 17 ? 'seventeen' : i,
+      ...(i >= 21 ? { late: true } : {}),
+    }));
+    const result = await store.load('widened_later', records, { batchSize: 4 });
+    expect(result).toMatchObject({ rows: 25, pages: 7 });
+    expect(await typesOf('widened_later')).toEqual({ id: 'BIGINT', n: 'VARCHAR', late: 'BOOLEAN' });
+    const rows = await store.query('select * from widened_later order by id');
+    expect(rows).toEqual(records.map((r) => ({ id: r.id, n: String(r.n), late: r.late ?? null })));
+    // Again by key, the same ids with wider values: each row replaced once.
+    await store.load(
+      'widened_later',
+      records.map((r) => ({ ...r, n: r.id === 3 ? 3.5 : r.n })),
+      { batchSize: 4 },
+    );
+    const again = await store.query('select id, n from widened_later order by id');
+    expect(again).toHaveLength(25);
+    expect(again[2]).toEqual({ id: 3, n: '3.5' });
+  });
+});
