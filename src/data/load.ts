@@ -138,13 +138,6 @@ function rangeOf(rows: readonly FlatRecord[], key: string): KeyRange | null {
   return min === null || max === null ? null : { min, max };
 }
 
-/**
- * Rows a load in one transaction keeps in the table's appender before flushing: a flush a batch
- * costs about a fifth more processor time than one every 50,000 rows, which still bounds what a
- * batch that does not fit makes the load write again.
- */
-const MAX_PENDING_ROWS = 50_000;
-
 /** Thrown inside a load when a batch does not fit the table as it stands (never leaves this file). */
 const MISFIT = Symbol('misfit');
 
@@ -170,13 +163,6 @@ class TableLoader {
   #values: unknown[] = [];
   /** Open appenders by table (the table itself, its staging table). */
   readonly #appenders = new Map<string, DuckDBAppender>();
-  /**
-   * Batches in the table's appender not flushed yet (a load in one transaction flushes every
-   * {@link MAX_PENDING_ROWS} rows, not every batch): a batch that does not fit drops them from
-   * the appender with its own rows, and they are written again after the table's change.
-   */
-  #pending: FlatRecord[][] = [];
-  #pendingRows = 0;
   #staging: string | null = null;
   /**
    * The least and greatest key in the table, while known: a batch whose keys all lie outside
@@ -241,7 +227,6 @@ class TableLoader {
    */
   async write(rows: FlatRecord[], key: string | null, progress: () => Promise<void>): Promise<void> {
     let direct: boolean | undefined;
-    const lost: FlatRecord[][] = [];
     for (let attempt = 0; ; attempt++) {
       if (attempt > 0 || this.#columns === null) {
         const change = planChange(this.#columns ?? [], rows);
@@ -254,17 +239,6 @@ class TableLoader {
           this.#closeAppender(true);
           await this.#dropStaging();
           this.#setColumns(await applyChange(this.#context.connection, this.#table, this.#columns, change));
-          if (lost.length > 0) {
-            const appender = await this.#appenderOn(this.#table);
-            for (const batch of lost.splice(0)) {
-              try {
-                this.#append(appender, batch, true);
-              } catch (error) {
-                if (error === MISFIT) throw new Error('internal: a batch no longer fits its widened table');
-                throw error;
-              }
-            }
-          }
         } else if (attempt > 0) {
           throw new Error('internal: a batch did not fit the columns inferred from it');
         }
@@ -285,10 +259,6 @@ class TableLoader {
       } catch (error) {
         if (error !== MISFIT) throw error;
       }
-      // The appender dropped its unflushed batches with this one: written again once the table fits.
-      lost.push(...this.#pending);
-      this.#pending = [];
-      this.#pendingRows = 0;
     }
   }
 
@@ -301,10 +271,8 @@ class TableLoader {
     const { connection } = this.#context;
     if (!direct && key !== null) {
       // Staging sits outside the transaction (a temporary table); the move into the table is in it.
-      // Rows of earlier batches still in the table's appender must be in the table before the move.
-      this.#flushPending();
       const staging = await this.#stagingTable();
-      this.#append(await this.#appenderOn(staging), rows, false);
+      this.#append(await this.#appenderOn(staging), rows);
       const list = this.#columns!.map((column) => quoteName(column.name)).join(', ');
       const table = quoteName(this.#table);
       await this.#transaction(async () => {
@@ -317,7 +285,7 @@ class TableLoader {
       });
     } else {
       await this.#transaction(async () => {
-        this.#append(await this.#appenderOn(this.#table), rows, this.#oneTransaction);
+        this.#append(await this.#appenderOn(this.#table), rows);
         await progress();
       });
     }
@@ -374,7 +342,7 @@ class TableLoader {
    * {@link MISFIT}: the caller changes the table and writes the batch again.
    * @throws ColumnCaseError for a record with two keys that differ only by case
    */
-  #append(appender: DuckDBAppender, rows: FlatRecord[], defer: boolean): void {
+  #append(appender: DuckDBAppender, rows: readonly FlatRecord[]): void {
     const writers = this.#writers;
     const stamps = this.#stamps.fill(-1);
     const values = this.#values;
@@ -422,21 +390,7 @@ class TableLoader {
       if (error !== MISFIT) this.#closeAppender(true);
       throw error;
     }
-    if (!defer) {
-      appender.flushSync();
-      return;
-    }
-    this.#pending.push(rows);
-    this.#pendingRows += rows.length;
-    if (this.#pendingRows >= MAX_PENDING_ROWS) this.#flushPending();
-  }
-
-  /** Flushes the table's appender: the batches in it are then the table's (in the transaction). */
-  #flushPending(): void {
-    if (this.#pendingRows === 0) return;
-    this.#appenders.get(this.#table)?.flushSync();
-    this.#pending = [];
-    this.#pendingRows = 0;
+    appender.flushSync();
   }
 
   /** The other key of `row` that goes into column `index` (for a case clash's message). */
@@ -455,9 +409,6 @@ class TableLoader {
   }
 
   #closeAppender(discard = false): void {
-    // Closing flushes what is kept (or drops it, discarding): nothing is pending after.
-    this.#pending = [];
-    this.#pendingRows = 0;
     for (const appender of this.#appenders.values()) {
       try {
         if (discard) appender.clear();
