@@ -18,7 +18,7 @@ const SCALARS: ReadonlySet<string> = new Set(['BOOLEAN', 'BIGINT', 'DOUBLE', 'TI
 const ISO_TIME = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/;
 
 /** Whether `text` is a time the store keeps as `TIMESTAMP`. */
-function isIsoTime(text: string): boolean {
+export function isIsoTime(text: string): boolean {
   // The cheap checks first: most texts are not times.
   return (
     text.length >= 17 &&
@@ -97,22 +97,13 @@ export function columnTypeOf(type: ValueType): ColumnType {
 
 /**
  * The store's type for a type DuckDB reports of an existing column (a table made by SQL or an
- * import), or null when the column must be widened to one of the store's own first.
+ * import), or null for a type the store does not create (such a column is never altered).
  */
 export function storeTypeOf(duckType: string): ColumnType | null {
   const type = duckType.toUpperCase();
   if (SCALARS.has(type)) return type as ScalarType;
   if (type.endsWith('[]') && SCALARS.has(type.slice(0, -2))) return type as ColumnType;
   return null;
-}
-
-/** The store's type nearest to a DuckDB type it does not use (`INTEGER` → `BIGINT`, …). */
-export function nearestStoreType(duckType: string): ColumnType {
-  const type = duckType.toUpperCase();
-  if (/^(TINYINT|SMALLINT|INTEGER|UTINYINT|USMALLINT|UINTEGER)$/.test(type)) return 'BIGINT';
-  if (/^(FLOAT|REAL|DOUBLE|DECIMAL.*|NUMERIC.*)$/.test(type)) return 'DOUBLE';
-  if (/^(DATE|TIMESTAMP.*)$/.test(type)) return 'TIMESTAMP';
-  return 'VARCHAR';
 }
 
 /**

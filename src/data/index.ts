@@ -24,6 +24,7 @@ export { INSTALL_COMMAND, MissingDuckDBError } from './duckdb-module.js';
 export type { ExportOptions, FileFormat, ImportResult } from './file-copy.js';
 export { DEFAULT_EVERY, isLiveQuery, LiveQuery, type LiveQueryOptions } from './live-query.js';
 export type { LoadOptions, LoadProgress, LoadResult } from './load.js';
+export { ColumnCaseError, ColumnTypeError } from './load-errors.js';
 export type { LoadSource } from './load-sources.js';
 export type { SqlValue } from './query-values.js';
 export { StoreBusyError } from './shared-file.js';

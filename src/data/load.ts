@@ -6,7 +6,10 @@
  * with it, each batch is.
  *
  * - Columns are the records' flat keys (`author.username`), lists stay lists; types come from the
- *   first batch and are widened when a later value does not fit (see `column-types.ts`).
+ *   first batch and are widened when a later value does not fit (see `column-types.ts`). Values
+ *   are checked as they are written: a batch is inferred again only when one does not fit its
+ *   column, or a key is new (the appender's rows of the batch are then dropped, the table
+ *   changed, and the batch written again). Columns the store did not create are never altered.
  * - With a key (default `id` when the records have one) a batch replaces the rows that have the
  *   same keys: it is appended to a staging table, then moved over in the batch's transaction.
  * - With `resume`, each transaction also stores how many records the walk has stored, so a walk
@@ -16,11 +19,12 @@ import type { DuckDBAppender, DuckDBConnection } from '@duckdb/node-api';
 import { assertFunction, assertInteger, describe } from '../records/validate.js';
 import { type FlatRecord, toFlatRecord } from '../rows/flat-rows.js';
 import type { DuckDB } from './duckdb-module.js';
+import { ColumnCaseError } from './load-errors.js';
 import { batchesOf, checkSource, DEFAULT_BATCH_SIZE, type LoadSource } from './load-sources.js';
 import { checkTableName, quoteName } from './sql-names.js';
 import type { StoreContext } from './store-context.js';
 import { applyChange, type Column, isEmptyChange, planChange, readColumns } from './table-schema.js';
-import { type ValueWriter, writerFor } from './value-writers.js';
+import { foreignWriter, type ValueWriter, writerFor } from './value-writers.js';
 import { ensureWalksTable, forgetWalk, readWalk, saveWalk } from './walk-progress.js';
 
 /** How far a load has come. */
@@ -134,13 +138,16 @@ function rangeOf(rows: readonly FlatRecord[], key: string): KeyRange | null {
   return min === null || max === null ? null : { min, max };
 }
 
-/** One table's load: its columns, writers and appender, kept across batches until the table changes. */
+/** Thrown inside a load when a batch does not fit the table as it stands (never leaves this file). */
+const MISFIT = Symbol('misfit');
+
 /** What a table's load works with: DuckDB and the load's own connection. */
 interface LoadConnection {
   duck: DuckDB;
   connection: DuckDBConnection;
 }
 
+/** One table's load: its columns, writers and appender, kept across batches until the table changes. */
 class TableLoader {
   readonly #context: LoadConnection;
   /** The whole load is one transaction (opened by the caller); else each batch is its own. */
@@ -148,6 +155,12 @@ class TableLoader {
   readonly #table: string;
   #columns: Column[] | null = null;
   #writers: ValueWriter[] = [];
+  /** Column index by record key, as met (a key and its column may differ by case). */
+  readonly #indexOf = new Map<string, number>();
+  /** Per column, the row (of the batch) that last gave it a value: a key seen twice is a case clash. */
+  #stamps = new Int32Array(0);
+  /** One row's values, by column, reused row after row. */
+  #values: unknown[] = [];
   /** Open appenders by table (the table itself, its staging table). */
   readonly #appenders = new Map<string, DuckDBAppender>();
   #staging: string | null = null;
@@ -166,8 +179,28 @@ class TableLoader {
   }
 
   async start(): Promise<void> {
-    this.#columns = await readColumns(this.#context.connection, this.#table);
-    this.#writers = (this.#columns ?? []).map((column) => writerFor(this.#context.duck, column.type));
+    this.#setColumns(await readColumns(this.#context.connection, this.#table));
+  }
+
+  #setColumns(columns: Column[] | null): void {
+    this.#columns = columns;
+    this.#writers = (columns ?? []).map((column) =>
+      column.foreign ? foreignWriter(column.name, column.type) : writerFor(this.#context.duck, column.type),
+    );
+    this.#indexOf.clear();
+    this.#stamps = new Int32Array(this.#writers.length).fill(-1);
+    this.#values = new Array(this.#writers.length);
+  }
+
+  /** The index of the column a record's key goes into (names ignore case), or -1 for a new key. */
+  #columnIndex(key: string): number {
+    let index = this.#indexOf.get(key);
+    if (index === undefined) {
+      const lower = key.toLowerCase();
+      index = this.#columns?.findIndex((column) => column.name.toLowerCase() === lower) ?? -1;
+      if (index >= 0) this.#indexOf.set(key, index);
+    }
+    return index;
   }
 
   /** Reads the key range of the table (once, when the load's key is known). */
@@ -184,38 +217,63 @@ class TableLoader {
   }
 
   hasColumn(name: string): boolean {
-    return this.#columns?.some((column) => column.name === name) ?? false;
+    return this.#columnIndex(name) >= 0;
   }
 
-  /** Stores one batch (and the walk's progress) in one transaction. */
+  /**
+   * Stores one batch (and the walk's progress) in one transaction. The batch is written as the
+   * table stands; when a value does not fit or a key is new, the table is changed (types
+   * inferred from the whole batch) and the batch written again.
+   */
   async write(rows: FlatRecord[], key: string | null, progress: () => Promise<void>): Promise<void> {
+    let direct: boolean | undefined;
+    for (let attempt = 0; ; attempt++) {
+      if (attempt > 0 || this.#columns === null) {
+        const change = planChange(this.#columns ?? [], rows);
+        if (this.#columns === null && change.add.length === 0) {
+          // Nothing but nulls so far: the table waits for a value that tells a type.
+          await progress();
+          return;
+        }
+        if (!isEmptyChange(change) || this.#columns === null) {
+          this.#closeAppender(true);
+          await this.#dropStaging();
+          this.#setColumns(await applyChange(this.#context.connection, this.#table, this.#columns, change));
+        } else if (attempt > 0) {
+          throw new Error('internal: a batch did not fit the columns inferred from it');
+        }
+      }
+      if (key !== null && !this.hasColumn(key)) {
+        throw new TypeError(`the key column "${key}" is not among the records' columns`);
+      }
+      if (direct === undefined) {
+        direct = key === null;
+        if (key !== null) {
+          await this.#readKeyRange(key);
+          direct = this.#outsideKnownKeys(rangeOf(rows, key));
+        }
+      }
+      try {
+        await this.#writeBatch(rows, key, direct, progress);
+        return;
+      } catch (error) {
+        if (error !== MISFIT) throw error;
+      }
+    }
+  }
+
+  async #writeBatch(
+    rows: FlatRecord[],
+    key: string | null,
+    direct: boolean,
+    progress: () => Promise<void>,
+  ): Promise<void> {
     const { connection } = this.#context;
-    const change = planChange(this.#columns ?? [], rows);
-    if (this.#columns === null && change.add.length === 0) {
-      // Nothing but nulls so far: the table waits for a value that tells a type.
-      await progress();
-      return;
-    }
-    if (!isEmptyChange(change) || this.#columns === null) {
-      this.#closeAppender();
-      await this.#dropStaging();
-      this.#columns = await applyChange(connection, this.#table, this.#columns, change);
-      this.#writers = this.#columns.map((column) => writerFor(this.#context.duck, column.type));
-    }
-    const columns = this.#columns!;
-    if (key !== null && !columns.some((column) => column.name === key)) {
-      throw new TypeError(`the key column "${key}" is not among the records' columns`);
-    }
-    let direct = key === null;
-    if (key !== null) {
-      await this.#readKeyRange(key);
-      direct = this.#outsideKnownKeys(rangeOf(rows, key));
-    }
     if (!direct && key !== null) {
       // Staging sits outside the transaction (a temporary table); the move into the table is in it.
       const staging = await this.#stagingTable();
-      this.#append(await this.#appenderOn(staging), rows, columns);
-      const list = columns.map((column) => quoteName(column.name)).join(', ');
+      this.#append(await this.#appenderOn(staging), rows);
+      const list = this.#columns!.map((column) => quoteName(column.name)).join(', ');
       const table = quoteName(this.#table);
       await this.#transaction(async () => {
         await connection.run(
@@ -227,7 +285,7 @@ class TableLoader {
       });
     } else {
       await this.#transaction(async () => {
-        this.#append(await this.#appenderOn(this.#table), rows, columns);
+        this.#append(await this.#appenderOn(this.#table), rows);
         await progress();
       });
     }
@@ -278,17 +336,67 @@ class TableLoader {
     }
   }
 
-  #append(appender: DuckDBAppender, rows: readonly FlatRecord[], columns: readonly Column[]): void {
+  /**
+   * Appends `rows`, each value checked by its column's writer as it goes. A value that does not
+   * fit, or a key with no column, drops the batch's rows from the appender and throws
+   * {@link MISFIT}: the caller changes the table and writes the batch again.
+   * @throws ColumnCaseError for a record with two keys that differ only by case
+   */
+  #append(appender: DuckDBAppender, rows: readonly FlatRecord[]): void {
     const writers = this.#writers;
-    for (const row of rows) {
-      for (let i = 0; i < columns.length; i++) {
-        const value = row[columns[i]!.name];
-        if (value === null || value === undefined) appender.appendNull();
-        else writers[i]!(appender, value);
+    const stamps = this.#stamps.fill(-1);
+    const values = this.#values;
+    const count = writers.length;
+    // Rows of a batch mostly have the same keys in the same order: the key at each position is
+    // compared with the last row's (one comparison of the same string) before any lookup.
+    const lastKeys: string[] = [];
+    const lastIndexes: number[] = [];
+    try {
+      for (let r = 0; r < rows.length; r++) {
+        const row = rows[r]!;
+        let at = 0;
+        for (const name in row) {
+          const value = row[name];
+          let index: number;
+          if (lastKeys[at] === name) index = lastIndexes[at]!;
+          else {
+            index = this.#columnIndex(name);
+            lastKeys[at] = name;
+            lastIndexes[at] = index;
+          }
+          at++;
+          if (index < 0) {
+            if (value === null || value === undefined) continue; // no column until a value tells its type
+            throw MISFIT;
+          }
+          if (stamps[index] === r) throw new ColumnCaseError(this.#keyOf(row, index, name), name);
+          stamps[index] = r;
+          values[index] = value;
+        }
+        for (let i = 0; i < count; i++) {
+          const value = stamps[i] === r ? values[i] : null;
+          if (value === null || value === undefined) appender.appendNull();
+          else if (!writers[i]!(appender, value)) throw MISFIT;
+        }
+        appender.endRow();
       }
-      appender.endRow();
+    } catch (error) {
+      // The batch's rows are not the table's: dropped before anything else uses the appender.
+      try {
+        appender.clear();
+      } catch {
+        // An unusable appender is replaced: closed below.
+      }
+      if (error !== MISFIT) this.#closeAppender(true);
+      throw error;
     }
     appender.flushSync();
+  }
+
+  /** The other key of `row` that goes into column `index` (for a case clash's message). */
+  #keyOf(row: FlatRecord, index: number, not: string): string {
+    for (const name in row) if (name !== not && this.#indexOf.get(name) === index) return name;
+    return this.#columns![index]!.name;
   }
 
   async #appenderOn(table: string): Promise<DuckDBAppender> {
@@ -359,7 +467,8 @@ export async function loadInto(
       resumedPages = stored.pages;
     }
     for await (const batch of batchesOf(source, resumedFrom, checked.batchSize, checked.signal)) {
-      const flat = batch.records.map((record) => toFlatRecord(record, { owner: batch.owner }));
+      const flatOptions = { owner: batch.owner };
+      const flat = batch.records.map((record) => toFlatRecord(record, flatOptions));
       if (!keyDecided) {
         key =
           loader.hasColumn('id') || flat.some((row) => row.id !== undefined && row.id !== null) ? 'id' : null;

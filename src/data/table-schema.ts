@@ -1,27 +1,34 @@
 /**
  * The columns of one table as a load sees them: read from the store when the table exists,
  * created from the first batch's values when it does not, and grown (new columns) or widened
- * (a type that holds the new values too) before a batch that needs it.
+ * (a type that holds the new values too) before a batch that needs it. Only columns of the
+ * store's own types are ever widened: a column of another type (made by SQL or an import) keeps
+ * it, and its values are cast on the way in (`value-writers.ts`).
+ *
+ * Column names ignore case, as SQL's do: a record's `title` goes into a column `Title`, and a
+ * record with both `Title` and `title` is refused ({@link ColumnCaseError}).
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { FlatRecord } from '../rows/flat-rows.js';
 import {
   type ColumnType,
   columnTypeOf,
-  nearestStoreType,
   storeTypeOf,
   typeOfValue,
   type ValueType,
   widen,
   widenExpression,
 } from './column-types.js';
+import { ColumnCaseError } from './load-errors.js';
 import { quoteName } from './sql-names.js';
 
-/** One column: its name (as `toRows()` names it) and its type. */
-export interface Column {
-  name: string;
-  type: ColumnType;
-}
+/**
+ * One column: its name (as `toRows()` names it) and its type, one of the store's own, or (`foreign`)
+ * one it did not create, as DuckDB names it (`DECIMAL(38,10)`), which a load never alters.
+ */
+export type Column =
+  | { name: string; type: ColumnType; foreign?: false }
+  | { name: string; type: string; foreign: true };
 
 /** The most columns a load gives one table: a guard against records with unbounded key sets. */
 const MAX_COLUMNS = 2000;
@@ -35,54 +42,59 @@ export async function readColumns(connection: DuckDBConnection, table: string): 
   );
   const rows = reader.getRows();
   if (rows.length === 0) return null;
-  const columns: Column[] = [];
-  for (const [name, duckType] of rows as [string, string][]) {
+  return (rows as [string, string][]).map(([name, duckType]) => {
     const type = storeTypeOf(duckType);
-    if (type === null) {
-      // A column the store does not write as it is (e.g. an INTEGER from an import): widened once.
-      const to = nearestStoreType(duckType);
-      await connection.run(
-        `ALTER TABLE ${quoteName(table)} ALTER COLUMN ${quoteName(name)} SET DATA TYPE ${to} USING ${widenExpression(quoteName(name), duckType, to)}`,
-      );
-      columns.push({ name, type: to });
-    } else {
-      columns.push({ name, type });
-    }
-  }
-  return columns;
+    return type === null ? { name, type: duckType, foreign: true } : { name, type };
+  });
 }
 
 /** What a batch asks of the table: columns to add and columns to widen. */
-interface SchemaChange {
-  add: Column[];
+export interface SchemaChange {
+  add: { name: string; type: ColumnType }[];
   widen: { name: string; from: ColumnType; to: ColumnType }[];
 }
 
-/** The types the values of `rows` ask for, column by column (columns that are only null are left out). */
-function typesOf(rows: readonly FlatRecord[]): Map<string, ValueType> {
-  const types = new Map<string, ValueType>();
-  for (const row of rows) {
+/**
+ * The types the values of `rows` ask for, column by column, under the name first seen of each
+ * column (names compared ignoring case; columns that are only null are left out).
+ * @throws ColumnCaseError for a record with two keys that differ only by case
+ */
+function typesOf(rows: readonly FlatRecord[]): Map<string, { name: string; type: ValueType }> {
+  const types = new Map<string, { name: string; type: ValueType }>();
+  /** The last row that had each lower-cased name, and its key there. */
+  const lastSeen = new Map<string, { row: number; key: string }>();
+  for (let index = 0; index < rows.length; index++) {
+    const row = rows[index]!;
     for (const name in row) {
+      const lower = name.toLowerCase();
+      const seen = lastSeen.get(lower);
+      if (seen !== undefined && seen.row === index && seen.key !== name)
+        throw new ColumnCaseError(seen.key, name);
+      lastSeen.set(lower, { row: index, key: name });
       const type = typeOfValue(row[name]);
       if (type === null) continue;
-      const known = types.get(name);
-      types.set(name, known === undefined || known === type ? type : widen(known, type));
+      const known = types.get(lower);
+      if (known === undefined) types.set(lower, { name, type });
+      else if (known.type !== type) known.type = widen(known.type, type);
     }
   }
   return types;
 }
 
-/** What `rows` need of a table that has `columns` (none when it does not exist yet). */
+/**
+ * What `rows` need of a table that has `columns` (none when it does not exist yet). Columns of
+ * types the store did not create are never widened: their values are cast on the way in.
+ */
 export function planChange(columns: readonly Column[], rows: readonly FlatRecord[]): SchemaChange {
-  const byName = new Map(columns.map((column) => [column.name, column]));
+  const byName = new Map(columns.map((column) => [column.name.toLowerCase(), column]));
   const change: SchemaChange = { add: [], widen: [] };
-  for (const [name, type] of typesOf(rows)) {
-    const column = byName.get(name);
+  for (const [lower, { name, type }] of typesOf(rows)) {
+    const column = byName.get(lower);
     if (column === undefined) {
       change.add.push({ name, type: columnTypeOf(type) });
-    } else {
+    } else if (!column.foreign) {
       const wider = columnTypeOf(widen(column.type, type));
-      if (wider !== column.type) change.widen.push({ name, from: column.type, to: wider });
+      if (wider !== column.type) change.widen.push({ name: column.name, from: column.type, to: wider });
     }
   }
   if (columns.length + change.add.length > MAX_COLUMNS) {
@@ -120,12 +132,13 @@ export async function applyChange(
     await connection.run(`CREATE TABLE ${quoted} (${list})`);
     return [...change.add];
   }
-  const next = columns.map((column) => ({ ...column }));
+  const next: Column[] = columns.map((column) => ({ ...column }));
   for (const { name, from, to } of change.widen) {
     await connection.run(
       `ALTER TABLE ${quoted} ALTER COLUMN ${quoteName(name)} SET DATA TYPE ${to} USING ${widenExpression(quoteName(name), from, to)}`,
     );
-    next.find((column) => column.name === name)!.type = to;
+    const at = next.findIndex((column) => column.name === name);
+    next[at] = { name, type: to };
   }
   for (const column of change.add) {
     await connection.run(`ALTER TABLE ${quoted} ADD COLUMN ${quoteName(column.name)} ${column.type}`);

@@ -115,6 +115,14 @@ export class PagedList<T> implements PromiseLike<RecordList<T>>, AsyncIterable<T
   }
 
   /**
+   * Whether the list was made with an `onProgress` of its own (`followers(u, { onProgress })`): a
+   * front end's own progress display then stays out of its walks.
+   */
+  get reportsProgress(): boolean {
+    return this.#walk.onProgress !== undefined;
+  }
+
+  /**
    * The same list without its first `rows` rows: a walk of it starts that much further on (a
    * resumed load goes on from the first row it has not stored), and a limit shrinks to match.
    */

@@ -141,6 +141,9 @@ export class RequestBudget {
           const at = this.#queue.indexOf(waiter);
           if (at >= 0) this.#queue.splice(at, 1);
           reject(signal.reason);
+          // The timer was set for the queue as it was: with nobody left waiting it would only
+          // keep the process alive (up to a whole 429 pause).
+          this.#drain();
         };
         signal.addEventListener('abort', waiter.onAbort, { once: true });
       }

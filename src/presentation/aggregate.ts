@@ -87,6 +87,36 @@ export function bucketLast(points: readonly TimePoint[], maxPoints: number): Tim
 }
 
 /**
+ * Thin time-ordered points for drawing to at most `2 * buckets`: the span is cut into `buckets`
+ * equal buckets and each keeps its lowest and its highest point, in time order, so the peaks and
+ * dips of a million points survive on a line a few hundred pixels wide. The points themselves are
+ * not changed; fewer than `2 * buckets` come back as they are (copied).
+ */
+export function bucketMinMax(points: readonly TimePoint[], buckets: number): TimePoint[] {
+  const n = Math.max(1, Math.floor(buckets));
+  if (points.length <= 2 * n) return points.slice();
+  const start = points[0]!.time;
+  const span = points[points.length - 1]!.time - start;
+  const low: (TimePoint | undefined)[] = new Array(n);
+  const high: (TimePoint | undefined)[] = new Array(n);
+  for (const p of points) {
+    const i = span <= 0 ? 0 : Math.min(n - 1, Math.floor(((p.time - start) / span) * n));
+    if (low[i] === undefined || p.value < low[i]!.value) low[i] = p;
+    if (high[i] === undefined || p.value > high[i]!.value) high[i] = p;
+  }
+  const out: TimePoint[] = [];
+  for (let i = 0; i < n; i++) {
+    const a = low[i];
+    const b = high[i];
+    if (a === undefined || b === undefined) continue;
+    if (a === b) out.push(a);
+    else if (a.time <= b.time) out.push(a, b);
+    else out.push(b, a);
+  }
+  return out;
+}
+
+/**
  * The value a variable holds at `n` evenly spaced moments: sample `i` is the last point at or
  * before `start + (i + 1) * (end - start) / n` (so the last sample is the value at `end`), or
  * `null` before the first point. Points before `start` seed the first samples.

@@ -306,10 +306,16 @@ export function renderSeriesChart(
   const height = Math.max(1, Math.floor(options.height ?? 24));
   const chalk = new Chalk({ level: options.color ? 1 : 0 });
   const clip = (s: string): string => truncateToWidth(s, width);
-  const times = series.flatMap((s) => s.points.map((p) => p.time));
-  if (times.length === 0) return clip(`${options.title ?? 'Chart'}: no values`);
-  const start = Math.min(...times);
-  const end = Math.max(...times);
+  // A loop, not a spread into Math.min: a query's series may hold a million points.
+  let start = Number.POSITIVE_INFINITY;
+  let end = Number.NEGATIVE_INFINITY;
+  for (const s of series) {
+    for (const p of s.points) {
+      if (p.time < start) start = p.time;
+      if (p.time > end) end = p.time;
+    }
+  }
+  if (start > end) return clip(`${options.title ?? 'Chart'}: no values`);
   const out = [
     chalk.bold(clip(`${options.title ? `${oneLine(options.title)}, ` : ''}${timeRange(start, end)}`)),
   ];

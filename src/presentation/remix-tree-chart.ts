@@ -40,7 +40,7 @@ function flatten(root: RemixTreeNode): { node: RemixTreeNode; parent: number | n
 /** A Vega spec drawing the tree (tidy tree layout, horizontal). */
 export function remixTreeSpec(root: RemixTreeNode, options: { title?: string } = {}): VegaLiteSpec {
   const nodes = flatten(root);
-  const depth = Math.max(...nodes.map((n) => n.depth));
+  const depth = nodes.reduce((deepest, n) => Math.max(deepest, n.depth), 0); // up to 100,000 nodes: no spread
   const leaves = nodes.filter((n) => n.node.children.length === 0).length;
   const width = Math.min(2400, 60 + 200 * Math.max(1, depth));
   const height = Math.min(6000, Math.max(120, 18 * leaves));

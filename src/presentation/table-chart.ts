@@ -3,6 +3,7 @@
  * number over time; a text column and numbers make bars. Nothing else is guessed: other rows are
  * not drawn (a Vega-Lite spec of one's own draws anything).
  */
+import { bucketMinMax } from './aggregate.js';
 import { type Bar, barChartSpec, renderBarChart, summarizeBars } from './bar-chart.js';
 import { Chart } from './chart.js';
 import { renderSeriesChart, type TimeSeries } from './chart-terminal.js';
@@ -11,6 +12,12 @@ import { formatCount } from './format.js';
 import { VEGA_LITE_SCHEMA, type VegaLiteSpec } from './vega-lite-spec.js';
 
 type Row = Record<string, unknown>;
+
+/**
+ * Buckets of a series drawn in a chart (each gives its lowest and highest point): more than a
+ * chart's width in pixels, few enough that a notebook holds the spec and Vega draws it quickly.
+ */
+const MAX_DRAWN_BUCKETS = 1000;
 
 /** The columns of plain rows that chart: a time or label column, and the numeric ones. */
 interface TableShape {
@@ -82,9 +89,15 @@ function timeChart(rows: readonly Row[], time: string, numbers: readonly string[
       .map((row) => ({ time: (row[time] as Date).getTime(), value: row[name] as number }))
       .sort((a, b) => a.time - b.time),
   }));
-  const times = series.flatMap((s) => s.points.map((p) => p.time));
-  const span = times.length > 0 ? Math.max(...times) - Math.min(...times) : 0;
-  const values = series.flatMap((s) =>
+  // Each series is sorted: its ends are its first and last points (a spread would overflow the stack).
+  const ends = series.filter((s) => s.points.length > 0);
+  const span =
+    ends.length > 0
+      ? Math.max(...ends.map((s) => s.points.at(-1)!.time)) - Math.min(...ends.map((s) => s.points[0]!.time))
+      : 0;
+  // The chart draws each series thinned to its peaks and dips per bucket; the rows are untouched.
+  const drawn = series.map((s) => ({ name: s.name, points: bucketMinMax(s.points, MAX_DRAWN_BUCKETS) }));
+  const values = drawn.flatMap((s) =>
     s.points.map((p) => ({ time: p.time, series: s.name, value: p.value })),
   );
   const spec: VegaLiteSpec = {
@@ -111,7 +124,8 @@ function timeChart(rows: readonly Row[], time: string, numbers: readonly string[
       ],
     },
   };
-  const summary = `${title ? `${title}: ` : ''}${numbers.join(', ')} over ${time} (${formatCount(rows.length)} rows)`;
+  const thinned = values.length < series.reduce((sum, s) => sum + s.points.length, 0);
+  const summary = `${title ? `${title}: ` : ''}${numbers.join(', ')} over ${time} (${formatCount(rows.length)} rows${thinned ? `, drawn from ${formatCount(values.length)} points: each bucket's lowest and highest` : ''})`;
   return new Chart(spec, {
     summary,
     terminal: ({ width, height, color }) =>

@@ -30,9 +30,60 @@ interface FlattenStyle {
 const TEXT: FlattenStyle = { keepLists: false };
 const LISTS: FlattenStyle = { keepLists: true };
 
-function flatten(value: unknown, prefix: string, out: FlatRecord, depth: number, style: FlattenStyle): void {
-  if (style.keepLists && (Array.isArray(value) || value instanceof Date)) {
-    out[prefix] = value as Date | readonly unknown[];
+/**
+ * The flat names under one prefix, by key, each with the names under it: a tree that a record's
+ * walk descends, so each key of each record costs one lookup (a load flattens millions of records
+ * with the same few keys), and a name is neither built nor hashed again.
+ */
+class Names {
+  readonly #entries = new Map<string, NameEntry>();
+
+  /** The entry of `key` under `prefix` (this node's name); its name is null for a secret key. */
+  entry(prefix: string, key: string): NameEntry {
+    let entry = this.#entries.get(key);
+    if (entry === undefined) {
+      entry = { name: isSecretKey(key) ? null : prefix === '' ? key : `${prefix}.${key}`, under: undefined };
+      // Records with ever new keys must not grow the tree without end: past the cap, uncached.
+      if (names < MAX_NAMES) {
+        this.#entries.set(key, entry);
+        names++;
+      }
+    }
+    return entry;
+  }
+}
+
+interface NameEntry {
+  /** The flat name, or null for a secret key (left out). */
+  readonly name: string | null;
+  /** The names under it, made when it first holds an object. */
+  under: Names | undefined;
+}
+
+/** Names kept at most. */
+const MAX_NAMES = 10_000;
+let names = 0;
+const ROOT = new Names();
+
+/** Writes `value` as `prefix` (or its keys under it); answers the names under it, made if needed. */
+/** One record's walk: where its flat values go, and how leaves are written. */
+interface Walk {
+  out: FlatRecord;
+  style: FlattenStyle;
+}
+
+function flatten(
+  value: unknown,
+  prefix: string,
+  under: Names | undefined,
+  depth: number,
+  walk: Walk,
+): Names | undefined {
+  const { out, style } = walk;
+  if (style.keepLists && Array.isArray(value)) {
+    out[prefix] = keptList(value);
+  } else if (style.keepLists && value instanceof Date) {
+    out[prefix] = value;
   } else if (value === null || value === undefined) {
     out[prefix] = null;
   } else if (typeof value === 'string' || typeof value === 'boolean') {
@@ -46,47 +97,60 @@ function flatten(value: unknown, prefix: string, out: FlatRecord, depth: number,
   } else if (Array.isArray(value) || depth >= MAX_DEPTH) {
     out[prefix] = jsonText(value);
   } else if (typeof value === 'object') {
-    const record = value as Record<string, unknown>;
-    // for…in over own keys: no entry arrays per object (a load flattens millions of records).
-    for (const key in record) {
-      const name = flatName(prefix, key);
-      if (name === null || !Object.hasOwn(record, key)) continue;
-      flatten(record[key], name, out, depth + 1, style);
-    }
+    const node = under ?? new Names();
+    flattenObject(value as Record<string, unknown>, prefix, node, depth, walk);
+    return node;
   } else {
     out[prefix] = String(value);
   }
+  return under;
 }
 
-/** Flat names already made, by prefix and key (records of a list share their keys). */
-const NAMES = new Map<string, Map<string, string | null>>();
-/** Names kept at most: records with ever new keys must not grow the cache without end. */
-const MAX_NAMES = 10_000;
-let names = 0;
+/** The keys of one object under `prefix` (for…in over own keys: no entry arrays per object). */
+function flattenObject(
+  record: Record<string, unknown>,
+  prefix: string,
+  node: Names,
+  depth: number,
+  walk: Walk,
+): void {
+  for (const key in record) {
+    if (Object.hasOwn(record, key)) flattenKey(record[key], key, prefix, node, depth, walk);
+  }
+}
+
+function flattenKey(
+  value: unknown,
+  key: string,
+  prefix: string,
+  node: Names,
+  depth: number,
+  walk: Walk,
+): void {
+  const entry = node.entry(prefix, key);
+  if (entry.name === null) return;
+  entry.under = flatten(value, entry.name, entry.under, depth + 1, walk);
+}
 
 /**
- * The flat name of `key` under `prefix` (null for a secret key), made once: a load flattens
- * millions of records with the same few keys, and a name reused is neither built nor hashed again.
+ * A list as the store keeps it: items that are objects or lists become JSON text without their
+ * secrets (as the store would write them, and as a record loses its own); a list of plain values
+ * is kept as it is, uncopied.
  */
-function flatName(prefix: string, key: string): string | null {
-  let byKey = NAMES.get(prefix);
-  const known = byKey?.get(key);
-  if (known !== undefined) return known;
-  const name = isSecretKey(key) ? null : prefix === '' ? key : `${prefix}.${key}`;
-  if (names < MAX_NAMES) {
-    if (byKey === undefined) {
-      byKey = new Map();
-      NAMES.set(prefix, byKey);
-    }
-    byKey.set(key, name);
-    names++;
-  }
-  return name;
+function keptList(list: readonly unknown[]): readonly unknown[] {
+  if (!list.some(isNested)) return list;
+  return list.map((item) => (isNested(item) ? jsonText(item) : item));
+}
+
+function isNested(item: unknown): boolean {
+  return typeof item === 'object' && item !== null && !(item instanceof Date);
 }
 
 function jsonText(value: unknown): string {
   try {
-    return JSON.stringify(value, (key, item: unknown) => (key !== '' && isSecretKey(key) ? undefined : item));
+    return JSON.stringify(value, (key, item: unknown) =>
+      key !== '' && isSecretKey(key) ? undefined : typeof item === 'bigint' ? String(item) : item,
+    );
   } catch {
     return '[unserializable]';
   }
@@ -106,21 +170,37 @@ export function toFlatRecord(record: unknown, options: FlatRowsOptions = {}): Fl
 }
 
 function flattenRecord(record: unknown, options: FlatRowsOptions, style: FlattenStyle): FlatRecord {
-  const out: FlatRecord = {};
+  const walk: Walk = { out: {}, style };
   if (record === null || typeof record !== 'object' || Array.isArray(record)) {
-    flatten(record, 'value', out, 0, style);
-    return out;
+    flatten(record, 'value', undefined, 0, walk);
+    return walk.out;
   }
   const r = record as Record<string, unknown>;
   const author = r.author as Record<string, unknown> | undefined;
   if (options.owner && author && typeof author === 'object' && typeof author.username !== 'string') {
-    // Put the name where a full record has it: right after the author's id.
-    const { id, ...rest } = author;
-    flatten({ ...r, author: { id, username: options.owner, ...rest } }, '', out, 0, style);
+    // Put the name where a full record has it: right after the author's id (no copy of the record).
+    for (const key in r) {
+      if (!Object.hasOwn(r, key)) continue;
+      if (key === 'author') flattenAuthor(author, options.owner, walk);
+      else flattenKey(r[key], key, '', ROOT, 0, walk);
+    }
   } else {
-    flatten(r, '', out, 0, style);
+    flattenObject(r, '', ROOT, 0, walk);
   }
-  return out;
+  return walk.out;
+}
+
+/** An author without a username, as `{ id, username: owner, ...the rest }`. */
+function flattenAuthor(author: Record<string, unknown>, owner: string, walk: Walk): void {
+  const entry = ROOT.entry('', 'author');
+  if (entry.name === null) return;
+  entry.under ??= new Names();
+  flattenKey(author.id, 'id', entry.name, entry.under, 1, walk);
+  flattenKey(owner, 'username', entry.name, entry.under, 1, walk);
+  for (const key in author) {
+    if (key === 'id' || key === 'username' || !Object.hasOwn(author, key)) continue;
+    flattenKey(author[key], key, entry.name, entry.under, 1, walk);
+  }
 }
 
 /** Records as flat rows (see the file's comment). */

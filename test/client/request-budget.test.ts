@@ -2,6 +2,8 @@
 // 10 requests a second per address, with the real client: no 429 at the default budget, one
 // budget shared by everything a session does, a 429's Retry-After kept by the whole host group,
 // a lower limit found, a block named at once.
+import { spawn } from 'node:child_process';
+import { rmSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   ApiError,
@@ -13,7 +15,24 @@ import {
 } from '../../src/index.js';
 import { type Sandbox, type SandboxOptions, startSandbox } from '../../src/sandbox/index.js';
 import type { TrafficEntry } from '../../src/sandbox/rules/traffic.js';
+import { bundleChild, projectTempDir } from '../support/bundle-child.js';
 import { caught } from '../support/caught.js';
+
+/** Runs a bundled child to its exit: its code and the JSON line it printed last. */
+function runToExit(script: string): Promise<{ code: number | null; line: unknown }> {
+  return new Promise((resolve, reject) => {
+    const proc = spawn(process.execPath, [script], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    proc.stdout.on('data', (data) => {
+      out += data;
+    });
+    proc.on('error', reject);
+    proc.on('close', (code) => {
+      const last = out.trim().split('\n').pop();
+      resolve({ code, line: last ? JSON.parse(last) : undefined });
+    });
+  });
+}
 
 /** The platform's limit as its notes give it: 10 requests a second; a burst of one second's worth. */
 const PLATFORM_LIMIT = { perSecond: 10, burst: 10 };
@@ -223,6 +242,18 @@ describe('RequestBudget', () => {
     // Successes win the rate back, never above the limit.
     for (let i = 0; i < 1000; i++) budget.succeeded();
     expect(budget.perSecond).toBe(10);
+  });
+
+  it('an aborted wait clears its timer: the process exits at once, not after the pause', async () => {
+    const dir = projectTempDir('budget-abort-');
+    try {
+      const script = await bundleChild('budget-abort-child', dir);
+      const { code, line } = await runToExit(script);
+      expect(code).toBe(0);
+      expect(line).toEqual({ outcome: 'no longer wanted', queued: 0, timers: 0 });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('Infinity turns pacing off; checks its options', async () => {

@@ -3,36 +3,22 @@
  * (paged list, record list, array, iterable, async iterable), columns named as `toRows()` names
  * them, lists kept, type widening, upsert by key, queries with parameters, exports read back.
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openStore, type Store } from '../../src/data/index.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Store } from '../../src/data/index.js';
 import { RecordList } from '../../src/index.js';
 import { useSandbox } from '../support/sandbox.js';
+import { useTempStore } from '../support/temp-store.js';
 
 const ctx = useSandbox();
+const temp = useTempStore('scratchlab-store-');
 let dir: string;
 let store: Store;
-
-beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'scratchlab-store-'));
-  store = await openStore(join(dir, 'test.duckdb'));
+beforeAll(() => {
+  ({ store, dir } = temp);
 });
-afterAll(async () => {
-  await store?.close();
-  rmSync(dir, { recursive: true, force: true });
-});
-
-const typesOf = async (table: string) =>
-  Object.fromEntries(
-    (
-      await store.query(
-        `select column_name, data_type from information_schema.columns where table_name = $1`,
-        [table],
-      )
-    ).map((row) => [row.column_name, row.data_type]),
-  );
+const typesOf = temp.typesOf;
 
 describe('load', () => {
   it('walks a paged list into a table page by page, columns named as toRows() names them', async () => {
