@@ -4,8 +4,8 @@
  * warnings of its type check.
  *
  * A cell runs with its types stripped (./cell-script.ts), as the REPL runs an input: a type error
- * does not stop it. Its type check runs meanwhile in a worker (./type-checker.ts); its problems
- * come as a warning under the cell (`later`), at their cell lines and columns.
+ * does not stop it. Its type check then runs in a worker (./type-checker.ts) while the reply goes
+ * out; its problems come as a warning under the cell (`later`), at their cell lines and columns.
  *
  * tslab's executor reports through a console: `log(value)` for the cell's last expression,
  * `error(thrown)` for a failure, `error('%s%d:%d - %s', …)` for each TypeScript diagnostic. That
@@ -184,12 +184,12 @@ export class CellRunner {
     const file = cellFileName(count);
     this.cells.add(file, code);
     const script = await this.#options.scripts.prepare(code);
-    // Checked while it runs; its `idle` waits for the answer.
-    const checker = this.#options.checker;
-    const later =
-      checker && !(script instanceof CellScriptError) ? this.#checked(checker, code, file) : undefined;
     const outcome = await this.#outcome(code, file);
-    return later ? { ...outcome, later } : outcome;
+    // Checked once it has run (a check beside the run would take the CPU it needs); its reply
+    // goes out now, its `idle` after the check.
+    const checker = this.#options.checker;
+    if (!checker || script instanceof CellScriptError) return outcome;
+    return { ...outcome, later: this.#checked(checker, code, file) };
   }
 
   /** The warning text of the type check of cell `file`, or `null` (no problems, or no answer in time). */

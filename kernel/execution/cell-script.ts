@@ -401,6 +401,70 @@ export function scriptOf(js: string): CellScript {
 }
 
 /**
+ * `source` itself when it is plain JavaScript that TypeScript reads alike, so esbuild (a round trip
+ * to its helper process) can be skipped: it parses as JavaScript, has no `<` (`f<T>(x)` is a call in
+ * TypeScript, two comparisons in JavaScript), and assigns to no name it declares `const` at its top
+ * level (esbuild refuses those, scopes considered). Otherwise `null`.
+ */
+export function plainJavaScript(source: string): string | null {
+  if (source.includes('<')) return null;
+  const text = looksLikeObjectLiteral(source) && parses(`(${source.trim()})`) ? `(${source.trim()})` : source;
+  const program = parses(text);
+  if (!program) return null;
+  const constants = new Set<string>();
+  for (const statement of program.body) {
+    const declaration =
+      (statement.type === 'ExportNamedDeclaration'
+        ? (statement as Node & { declaration: Node | null }).declaration
+        : statement) ?? statement;
+    if (
+      declaration.type !== 'VariableDeclaration' ||
+      (declaration as Node & { kind: string }).kind !== 'const'
+    )
+      continue;
+    for (const d of (declaration as Node & { declarations: Declarator[] }).declarations) {
+      const names: string[] = [];
+      boundNames(d.id, names);
+      for (const name of names) constants.add(name);
+    }
+  }
+  return constants.size > 0 && assignsTo(program, constants) ? null : text;
+}
+
+/** acorn's tree of `text` as a cell (a module that may await at its top level), or `null`. */
+function parses(text: string): (Node & { body: Node[] }) | null {
+  try {
+    return Parser.parse(text, {
+      ecmaVersion: 'latest',
+      sourceType: 'module',
+      allowAwaitOutsideFunction: true,
+    }) as Node & {
+      body: Node[];
+    };
+  } catch {
+    return null;
+  }
+}
+
+/** Whether `node` assigns to (or updates) a name of `names` anywhere, shadowed or not. */
+function assignsTo(node: Node, names: ReadonlySet<string>): boolean {
+  const fields = node as unknown as Record<string, unknown>;
+  if (node.type === 'AssignmentExpression' || node.type === 'UpdateExpression') {
+    const target = (fields.left ?? fields.argument) as Node;
+    const bound: string[] = [];
+    boundNames(target, bound);
+    if (bound.some((name) => names.has(name))) return true;
+  }
+  for (const [field, value] of Object.entries(fields)) {
+    if (field === 'type' || field === 'start' || field === 'end') continue;
+    if (Array.isArray(value)) {
+      for (const item of value) if (isNode(item) && assignsTo(item, names)) return true;
+    } else if (isNode(value) && assignsTo(value, names)) return true;
+  }
+  return false;
+}
+
+/**
  * Converts a cell.
  *
  * @throws RangeError past {@link MAX_CELL_CHARS}.
@@ -409,6 +473,8 @@ export function scriptOf(js: string): CellScript {
 export async function cellScript(source: string): Promise<CellScript> {
   if (source.length > MAX_CELL_CHARS)
     throw new RangeError(`a cell holds at most ${MAX_CELL_CHARS} characters, this one ${source.length}`);
+  const plain = plainJavaScript(source);
+  if (plain !== null) return scriptOf(plain);
   const result = await stripTypes(source);
   refuseConstantAssignment(result);
   return scriptOf(result.code);
