@@ -4,8 +4,8 @@
  * warnings of its type check.
  *
  * A cell runs with its types stripped (./cell-script.ts), as the REPL runs an input: a type error
- * does not stop it. Its type check then runs in a worker (./type-checker.ts) while the reply goes
- * out; its problems come as a warning under the cell (`later`), at their cell lines and columns.
+ * does not stop it. Once its reply is out, its type check runs in a worker (./type-checker.ts); its
+ * problems come as a warning under the cell (`later`), at their cell lines and columns.
  *
  * tslab's executor reports through a console: `log(value)` for the cell's last expression,
  * `error(thrown)` for a failure, `error('%s%d:%d - %s', …)` for each TypeScript diagnostic. That
@@ -185,11 +185,11 @@ export class CellRunner {
     this.cells.add(file, code);
     const script = await this.#options.scripts.prepare(code);
     const outcome = await this.#outcome(code, file);
-    // Checked once it has run (a check beside the run would take the CPU it needs); its reply
-    // goes out now, its `idle` after the check.
+    // Checked once its reply is out (a check beside the run or the reply would take the CPU they
+    // need); its `idle` follows the check.
     const checker = this.#options.checker;
     if (!checker || script instanceof CellScriptError) return outcome;
-    return { ...outcome, later: this.#checked(checker, code, file) };
+    return { ...outcome, later: () => this.#checked(checker, code, file) };
   }
 
   /** The warning text of the type check of cell `file`, or `null` (no problems, or no answer in time). */

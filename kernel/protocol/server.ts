@@ -33,10 +33,11 @@ export type CellOutcome = (
   | { status: 'error'; ename: string; evalue: string; traceback: string[] }
 ) & {
   /**
-   * Text for the cell's stderr that comes after its reply (its type check's warnings), or `null`:
-   * the cell's `idle` waits for it, as a front end drops a cell's output after its `idle`.
+   * Work started once the reply is out (the cell's type check, so it does not slow the reply),
+   * answering text for the cell's stderr (its warnings) or `null`. The cell's `idle` waits for it,
+   * as a front end drops a cell's output after its `idle`.
    */
-  later?: Promise<string | null>;
+  later?: () => Promise<string | null>;
 };
 
 /** Where a cell's display messages go: `update` replaces an earlier output with the same display id. */
@@ -350,8 +351,10 @@ export class KernelServer extends TslabServerClass {
     }
     this.#flush();
     reply.signAndSend(this.connInfo.key, socket);
-    if (outcome.later && !silent) {
-      const later = outcome.later.then((text) => {
+    const { later: then } = outcome;
+    if (then && !silent) {
+      const sent = socket instanceof QueuedSocket ? socket.drained() : Promise.resolve();
+      const later = sent.then(then).then((text) => {
         if (text !== null && !this.#closing) this.#publish(message, 'stream', { name: 'stderr', text });
       });
       this.#replying.set(

@@ -2,30 +2,16 @@
 // and the kernel's cell runner: types stripped, declarations kept as globals for later cells, and
 // the cells that must not run refused at their line and column.
 import { afterAll, describe, expect, it } from 'vitest';
-import { PendingDisplays } from '../../kernel/display/pending-displays.js';
-import { CellRunner } from '../../kernel/execution/cell-runner.js';
 import {
   CellScriptError,
   cellScript,
   MAX_CELL_CHARS,
   plainJavaScript,
 } from '../../kernel/execution/cell-script.js';
-import { scriptConverters } from '../../kernel/execution/script-converter.js';
-import { executor } from '../../kernel/tslab.js';
+import { testRunner } from './runner.js';
 
-const convs = scriptConverters({ declarations: () => '' });
-const runner = new CellRunner({
-  prepare: async () => {},
-  scripts: convs,
-  pending: new PendingDisplays(),
-  errorClasses: () => [],
-  siteUrl: () => undefined,
-});
-const inner = executor.createExecutor(process.cwd(), convs, runner.console);
-runner.attach(inner);
-afterAll(() => {
-  inner.close();
-});
+const { runner, close } = testRunner();
+afterAll(close);
 
 let count = 0;
 /** Runs `code` as the next cell: its value's text, or its error. */

@@ -8,7 +8,7 @@ import { createDisplay } from '../../kernel/display/display-helper.js';
 import { plotBundle, valueBundle } from '../../kernel/display/helpers.js';
 import { createLive, MIN_REDRAW_MS, RunningLives } from '../../kernel/display/live.js';
 import { PendingDisplays } from '../../kernel/display/pending-displays.js';
-import { CellRunner } from '../../kernel/execution/cell-runner.js';
+import type { CellRunner } from '../../kernel/execution/cell-runner.js';
 import { cellScript } from '../../kernel/execution/cell-script.js';
 import { exportedNames } from '../../kernel/execution/exported-names.js';
 import { mainDeclarations, virtualDeclarations } from '../../kernel/execution/package-resolution.js';
@@ -20,7 +20,6 @@ import {
   PRELOAD_NAMES,
   preloadSource,
 } from '../../kernel/execution/preload.js';
-import { scriptConverters } from '../../kernel/execution/script-converter.js';
 import { quickInfoText } from '../../kernel/protocol/quick-info.js';
 import {
   CellSources,
@@ -29,11 +28,12 @@ import {
   sourceLineOf,
   stackFrames,
 } from '../../kernel/protocol/traceback.js';
-import { type DisplayMessage, executor, jupyter, tslabTypeScript } from '../../kernel/tslab.js';
+import { type DisplayMessage, jupyter, tslabTypeScript } from '../../kernel/tslab.js';
 import * as sdk from '../../src/index.js';
 import { logsChartSpec, VEGA_LITE_MIME } from '../../src/presentation/index.js';
 import { SessionTable } from '../../src/sandbox/state/sessions.js';
 import { bigLog, project, user } from '../presentation/records.js';
+import { testRunner } from './runner.js';
 import { SESSION_ID, X_TOKEN } from './secrets.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
@@ -139,21 +139,11 @@ describe('preload', () => {
 
 /** A cell runner on tslab's executor, as the kernel makes it, for `work`. */
 async function withRunner(work: (runner: CellRunner) => Promise<void>): Promise<void> {
-  const convs = scriptConverters({ declarations: () => '' });
-  const runner = new CellRunner({
-    prepare: async () => {},
-    scripts: convs,
-    pending: new PendingDisplays(),
-    errorClasses: () => [],
-    siteUrl: () => undefined,
-  });
-  const inner = executor.createExecutor(process.cwd(), convs, runner.console);
-  runner.attach(inner);
+  const { runner, close } = testRunner();
   try {
     await work(runner);
   } finally {
-    inner.close();
-    convs.close();
+    close();
   }
 }
 
