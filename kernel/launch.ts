@@ -11,9 +11,11 @@
  * and `session`, `sandbox`, `show`, `plot`, `live`, `display`, `store`, `sql` and the
  * package's exports declared for the cells (a small hidden preload and globals: ./preload.ts).
  *
- * As tslab, it warms TypeScript before the server answers. The session (the embedded sandbox and
- * its login) and the preload start on first use or a second after start-up (./first-use.ts): a
- * cell that names none of them does not wait for them.
+ * Cells run with their types stripped (./execution/script-converter.ts) while a worker thread
+ * type-checks them (./execution/type-checker.ts), started with the kernel so its TypeScript is warm
+ * by the first cell. The session (the embedded sandbox and its login) and the preload start on
+ * first use or a second after start-up (./first-use.ts): a cell that names none of them does not
+ * wait for them.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -21,6 +23,7 @@ import { parseArgs } from 'node:util';
 import type { RunningLives } from './display/live.js';
 import { PendingDisplays } from './display/pending-displays.js';
 import { CellRunner, errorClassesOf } from './execution/cell-runner.js';
+import { warmUpCellScripts } from './execution/cell-script.js';
 import { exportedNames } from './execution/exported-names.js';
 import { mentionsAny, OnFirstUse } from './execution/first-use.js';
 import { OpenClouds } from './execution/open-clouds.js';
@@ -38,10 +41,12 @@ import {
   PRELOAD_NAMES,
   preloadSource,
 } from './execution/preload.js';
+import { scriptConverters } from './execution/script-converter.js';
+import { TypeChecker } from './execution/type-checker.js';
 import { loginHint, loginState } from './protocol/login-state.js';
 import type { QuickInfo } from './protocol/quick-info.js';
 import { KernelServer, kernelLog } from './protocol/server.js';
-import { converterSet, executor, jupyter, tslabTypeScript } from './tslab.js';
+import { executor, jupyter, tslabTypeScript } from './tslab.js';
 
 const { values: args } = parseArgs({
   options: { 'config-path': { type: 'string' }, sandbox: { type: 'boolean', default: false } },
@@ -128,8 +133,7 @@ const session = new OnFirstUse(async () => {
     store,
     sql: store.sql,
   });
-  const declared = new Set(Object.keys(inner.locals));
-  const source = preloadSource({ sandbox: workbench.sandbox !== null, declared });
+  const source = preloadSource({ sandbox: workbench.sandbox !== null, declared: scripts.declared });
   const problems = await runner.preload(source);
   if (problems.length > 0) {
     for (const problem of problems) log(`preload: ${problem}`);
@@ -146,7 +150,13 @@ const names = () => {
 };
 let preloadNames: Set<string> | null = null;
 
+// Started first: its TypeScript loads while the server starts.
+const checker = new TypeChecker({ log });
+const scripts = scriptConverters({ declarations: () => checker.declarations });
 const runner = new CellRunner({
+  scripts,
+  checker,
+  log,
   prepare: async (code) => {
     if (!session.started) {
       preloadNames ??= new Set([...PRELOAD_NAMES, ...names()]);
@@ -160,11 +170,10 @@ const runner = new CellRunner({
   hints: { LoginRequiredError: loginHint(useSandbox) },
   shownAlready: (value) => shownByPlot(value),
 });
-const convs = converterSet();
-const inner = executor.createExecutor(process.cwd(), convs, runner.console);
+const inner = executor.createExecutor(process.cwd(), scripts, runner.console);
 runner.attach(inner);
-// Warmed before the server answers, as tslab does: every cell needs it.
-void convs.node;
+// esbuild's helper process starts before the server answers: every cell needs it.
+await warmUpCellScripts();
 
 const handler = new jupyter.JupyterHandlerImpl(inner, false);
 const server = new KernelServer(handler, configPath, {
@@ -187,6 +196,7 @@ const server = new KernelServer(handler, configPath, {
     });
     if (unstored > 0) log(`${unstored} received cloud sets could not be stored`);
     await clouds.closeAll();
+    await checker.close();
     const workbench = session.started ? await session.get().catch(() => null) : null;
     await workbench?.close();
   },

@@ -10,7 +10,6 @@
  */
 import { createRequire } from 'node:module';
 import type * as TypeScript from '@tslab/typescript-for-tslab';
-import { awaitingConverter, type Conversion } from './execution/top-level-await.js';
 
 const require = createRequire(import.meta.url);
 
@@ -42,6 +41,12 @@ export interface Executor {
   interrupt(): void;
   locals: Record<string, unknown>;
   close(): void;
+}
+
+/** What tslab's converter answers for a cell (only what the kernel reads). */
+export interface Conversion {
+  diagnostics: readonly unknown[];
+  declOutput?: string;
 }
 
 /** tslab's TypeScript converter (one for Node code, one for browser code). */
@@ -93,30 +98,4 @@ export function tslabTypeScript(): typeof TypeScript {
 /** The display writer of the cell running now (or of the last one), or `null` before any cell. */
 export function currentWriter(): WriteDisplayData | null {
   return jupyter.lastWriteDisplayData;
-}
-
-/**
- * Node and browser converters, created on first use as tslab's own start-up does. The Node one
- * decides top-level `await` from the cell's syntax tree (./execution/top-level-await.ts).
- */
-export function converterSet(): ConverterSet {
-  let node: Converter | undefined;
-  let browser: Converter | undefined;
-  return {
-    get node() {
-      node ??= awaitingConverter(
-        tslabTypeScript(),
-        converter.createConverter({ isJS: false, isBrowser: false }),
-      );
-      return node;
-    },
-    get browser() {
-      browser ??= converter.createConverter({ isJS: false, isBrowser: true });
-      return browser;
-    },
-    close() {
-      node?.close();
-      browser?.close();
-    },
-  };
 }

@@ -1,6 +1,11 @@
 /**
  * Runs one cell on tslab's executor and answers what Jupyter shows for it: the cell's value as
- * an `execute_result` bundle, or its failure as `ename`/`evalue`/`traceback`.
+ * an `execute_result` bundle, or its failure as `ename`/`evalue`/`traceback`, and, later, the
+ * warnings of its type check.
+ *
+ * A cell runs with its types stripped (./cell-script.ts), as the REPL runs an input: a type error
+ * does not stop it. Once its reply is out, its type check runs in a worker (./type-checker.ts); its
+ * problems come as a warning under the cell (`later`), at their cell lines and columns.
  *
  * tslab's executor reports through a console: `log(value)` for the cell's last expression,
  * `error(thrown)` for a failure, `error('%s%d:%d - %s', …)` for each TypeScript diagnostic. That
@@ -25,9 +30,18 @@ import {
 } from '../protocol/traceback.js';
 import type { Executor, ExecutorConsole, MimeBundle } from '../tslab.js';
 import { runAs } from './cell-files.js';
+import { type CellScript, CellScriptError } from './cell-script.js';
 import { isThenable } from './thenable.js';
+import type { TypeProblem } from './type-check-messages.js';
+import { typeWarnings } from './type-warnings.js';
 
 type ErrorClass = abstract new (...args: never[]) => Error;
+
+/** A type check of cells in the order they run (./type-checker.ts). */
+export interface TypeCheck {
+  /** The problems of `source` (`label` names it in the log), or `null` if not known within `waitMs`. */
+  check(source: string, label: string, waitMs: number): Promise<readonly TypeProblem[] | null>;
+}
 
 /** What the runner needs from the kernel. */
 export interface CellRunnerOptions {
@@ -45,7 +59,20 @@ export interface CellRunnerOptions {
   shownAlready?(value: unknown): boolean;
   /** A hint added under an error of this name (e.g. how to log in under `LoginRequiredError`). */
   hints?: Readonly<Record<string, string>>;
+  /** Converts a cell for the executor's next run (./script-converter.ts). */
+  scripts: { prepare(source: string): Promise<CellScript | CellScriptError> };
+  /** The type check beside the runs (./type-checker.ts); none: cells are not checked. */
+  checker?: TypeCheck;
+  /** The kernel's log, for the preload's type problems. */
+  log?(line: string): void;
 }
+
+/**
+ * How long a cell's `idle` waits for its type check (the check of a cell takes tens of
+ * milliseconds; the first, while TypeScript loads, a second or two). Past it the problems go to
+ * the kernel's log: a front end drops output that comes after `idle`.
+ */
+export const CHECK_WAIT_MS = 10_000;
 
 /** The SDK's error classes among a module namespace's exports (so new ones count automatically). */
 export function errorClassesOf(namespace: Record<string, unknown>): ErrorClass[] {
@@ -113,6 +140,12 @@ export class CellRunner {
 
   async #preload(source: string): Promise<string[]> {
     this.#reset();
+    const script = await this.#options.scripts.prepare(source);
+    if (!(script instanceof CellScriptError))
+      void this.#options.checker?.check(source, 'the preload', CHECK_WAIT_MS).then((problems) => {
+        for (const p of problems ?? [])
+          this.#options.log?.(`preload type check: ${p.line}:${p.column}: ${p.message}`);
+      });
     const ok = await runAs('scratchlab preload', this.cells, () => this.#inner().execute(source));
     const problems = this.#diagnostics.map(
       (d) => `${d.file ?? 'preload'}:${d.line}:${d.column}: ${d.message}`,
@@ -150,6 +183,22 @@ export class CellRunner {
     this.#reset();
     const file = cellFileName(count);
     this.cells.add(file, code);
+    const script = await this.#options.scripts.prepare(code);
+    const outcome = await this.#outcome(code, file);
+    // Checked once its reply is out (a check beside the run or the reply would take the CPU they
+    // need); its `idle` follows the check.
+    const checker = this.#options.checker;
+    if (!checker || script instanceof CellScriptError) return outcome;
+    return { ...outcome, later: () => this.#checked(checker, code, file) };
+  }
+
+  /** The warning text of the type check of cell `file`, or `null` (no problems, or no answer in time). */
+  async #checked(checker: TypeCheck, code: string, file: string): Promise<string | null> {
+    const problems = await checker.check(code, file, CHECK_WAIT_MS);
+    return problems && problems.length > 0 ? typeWarnings(problems, file, code) : null;
+  }
+
+  async #outcome(code: string, file: string): Promise<CellOutcome> {
     let ok = await runAs(file, this.cells, () => this.#inner().execute(code));
     let value = this.#value;
     if (ok && isThenable(value) && !this.#options.pending.isTracked(value)) {

@@ -28,9 +28,17 @@ import { type QuickInfo, quickInfoText } from './quick-info.js';
 import { QueuedSocket, type Socket } from './send-queue.js';
 
 /** The result of one cell, as the server publishes it. */
-export type CellOutcome =
+export type CellOutcome = (
   | { status: 'ok'; result: MimeBundle | null }
-  | { status: 'error'; ename: string; evalue: string; traceback: string[] };
+  | { status: 'error'; ename: string; evalue: string; traceback: string[] }
+) & {
+  /**
+   * Work started once the reply is out (the cell's type check, so it does not slow the reply),
+   * answering text for the cell's stderr (its warnings) or `null`. The cell's `idle` waits for it,
+   * as a front end drops a cell's output after its `idle`.
+   */
+  later?: () => Promise<string | null>;
+};
 
 /** Where a cell's display messages go: `update` replaces an earlier output with the same display id. */
 type DisplayWriter = (
@@ -184,9 +192,12 @@ export class KernelServer extends TslabServerClass {
   override handleShellMessage(socket: unknown, ...frames: unknown[]): Promise<void> {
     if (socket !== this.shell) return super.handleShellMessage(socket, ...frames);
     const receivedAt = performance.now();
-    const run = this.#shellQueue.then(() => {
+    const run = this.#shellQueue.then(async () => {
       this.#receivedAt = receivedAt;
-      return super.handleShellMessage(socket, ...frames);
+      await super.handleShellMessage(socket, ...frames);
+      // The next request waits for this one's `idle` (sent after its reply, once what comes
+      // `later` is out), as front ends expect one request's messages to end before the next's.
+      await this.#idleSent;
     });
     this.#shellQueue = run.catch((error) => this.#backend.log(`shell request failed: ${String(error)}`));
     return this.#shellQueue;
@@ -197,6 +208,9 @@ export class KernelServer extends TslabServerClass {
 
   /** Replies still being prepared, so that `idle` follows them (tslab's dispatch does not wait). */
   readonly #replying = new Map<Message, Promise<void>>();
+
+  /** Settles once the last deferred `idle` has been sent. */
+  #idleSent: Promise<void> = Promise.resolve();
 
   /** Comm messages on their way through tslab's dispatch, with their own type (see publishStatus). */
   readonly #comms = new WeakMap<Message, string>();
@@ -215,7 +229,7 @@ export class KernelServer extends TslabServerClass {
       super.publishStatus(status, parent);
       return;
     }
-    void replying.finally(() => {
+    this.#idleSent = replying.finally(() => {
       this.#replying.delete(parent);
       super.publishStatus(status, parent);
     });
@@ -337,6 +351,17 @@ export class KernelServer extends TslabServerClass {
     }
     this.#flush();
     reply.signAndSend(this.connInfo.key, socket);
+    const { later: then } = outcome;
+    if (then && !silent) {
+      const sent = socket instanceof QueuedSocket ? socket.drained() : Promise.resolve();
+      const later = sent.then(then).then((text) => {
+        if (text !== null && !this.#closing) this.#publish(message, 'stream', { name: 'stderr', text });
+      });
+      this.#replying.set(
+        message,
+        later.catch((error: unknown) => this.#backend.log(`after cell ${count}: ${String(error)}`)),
+      );
+    }
   }
 
   /** Sends an iopub message in reply to `parent`, after any stream text written before it. */

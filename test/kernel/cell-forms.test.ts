@@ -29,7 +29,15 @@ describe.skipIf(!hasJupyter)('cell forms in the kernel', () => {
     const count = i + 1;
     if (!isErrorForm(form)) {
       expect(result!.reply, what).toMatchObject({ status: 'ok', execution_count: count });
-      expect(iopub(result!, 'stream'), what).toEqual([]);
+      const streams = iopub(result!, 'stream').map((m) => m.content as { name: string; text: string });
+      if (form.warns === undefined) expect(streams, what).toEqual([]);
+      else {
+        expect(
+          streams.map((m) => m.name),
+          what,
+        ).toEqual(['stderr']);
+        expect(streams[0]!.text, what).toMatch(form.warns);
+      }
       const shown = iopub(result!, 'execute_result').map(
         (m) => (m.content.data as Record<string, string>)['text/plain'],
       );

@@ -128,9 +128,12 @@ describe.skipIf(!hasJupyter)('the kernel under Jupyter', () => {
       expect.stringMatching(/^ApiError: GET http:\/\/127\.0\.0\.1:\d+\/api\/projects\/1 → 404: NotFound$/),
     ]);
     expect(streams(c[8]!, 'stderr')).toBe('');
-    // A type error is reported with its cell and line.
-    expect(errorOf(c[9]!)?.evalue).toBe(
-      "Cell In[10], line 1: Type 'string' is not assignable to type 'number'.",
+    // A type error does not stop the cell: a warning under it names its cell, line and column.
+    expect(errorOf(c[9]!)).toBeUndefined();
+    expect(streams(c[9]!, 'stderr')).toBe(
+      "Cell In[10], line 1, column 7: warning TS2322: Type 'string' is not assignable to type 'number'.\n" +
+        "    const wrong: number = 'text';\n" +
+        '          ^\n',
     );
     // live(): one display, updated in place to the final chart.
     const liveOut = displays(c[10]!);

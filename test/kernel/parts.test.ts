@@ -8,7 +8,8 @@ import { createDisplay } from '../../kernel/display/display-helper.js';
 import { plotBundle, valueBundle } from '../../kernel/display/helpers.js';
 import { createLive, MIN_REDRAW_MS, RunningLives } from '../../kernel/display/live.js';
 import { PendingDisplays } from '../../kernel/display/pending-displays.js';
-import { CellRunner } from '../../kernel/execution/cell-runner.js';
+import type { CellRunner } from '../../kernel/execution/cell-runner.js';
+import { cellScript } from '../../kernel/execution/cell-script.js';
 import { exportedNames } from '../../kernel/execution/exported-names.js';
 import { mainDeclarations, virtualDeclarations } from '../../kernel/execution/package-resolution.js';
 import {
@@ -19,7 +20,6 @@ import {
   PRELOAD_NAMES,
   preloadSource,
 } from '../../kernel/execution/preload.js';
-import { awaitsAtTopLevel } from '../../kernel/execution/top-level-await.js';
 import { quickInfoText } from '../../kernel/protocol/quick-info.js';
 import {
   CellSources,
@@ -28,11 +28,12 @@ import {
   sourceLineOf,
   stackFrames,
 } from '../../kernel/protocol/traceback.js';
-import { converterSet, type DisplayMessage, executor, jupyter, tslabTypeScript } from '../../kernel/tslab.js';
+import { type DisplayMessage, jupyter, tslabTypeScript } from '../../kernel/tslab.js';
 import * as sdk from '../../src/index.js';
 import { logsChartSpec, VEGA_LITE_MIME } from '../../src/presentation/index.js';
 import { SessionTable } from '../../src/sandbox/state/sessions.js';
 import { bigLog, project, user } from '../presentation/records.js';
+import { testRunner } from './runner.js';
 import { SESSION_ID, X_TOKEN } from './secrets.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
@@ -144,20 +145,11 @@ describe('preload', () => {
 
 /** A cell runner on tslab's executor, as the kernel makes it, for `work`. */
 async function withRunner(work: (runner: CellRunner) => Promise<void>): Promise<void> {
-  const runner = new CellRunner({
-    prepare: async () => {},
-    pending: new PendingDisplays(),
-    errorClasses: () => [],
-    siteUrl: () => undefined,
-  });
-  const convs = converterSet();
-  const inner = executor.createExecutor(process.cwd(), convs, runner.console);
-  runner.attach(inner);
+  const { runner, close } = testRunner();
   try {
     await work(runner);
   } finally {
-    inner.close();
-    convs.close();
+    close();
   }
 }
 
@@ -181,9 +173,9 @@ describe('cell runner', () => {
 });
 
 describe('top-level await', () => {
-  const ts = tslabTypeScript();
+  const awaitsAtTopLevel = async (source: string) => (await cellScript(source)).hasToplevelAwait;
 
-  it('is decided from the syntax tree, `await (…)` and `for await` included, functions left out', () => {
+  it('is decided from the syntax tree, `await (…)` and `for await` included, functions left out', async () => {
     for (const source of [
       'const j = await (await fetch(url)).json();',
       'await (x as any)',
@@ -196,7 +188,7 @@ describe('top-level await', () => {
       'class B { @log(await (level)) m() {} }',
       'class C { m(@arg(await (x)) p: number) {} }',
     ])
-      expect(awaitsAtTopLevel(ts, source), source).toBe(true);
+      expect(await awaitsAtTopLevel(source), source).toBe(true);
     for (const source of [
       'const a = 1;',
       '// await (later)',
@@ -206,7 +198,7 @@ describe('top-level await', () => {
       'class A { async m() { await (x) } static { } }',
       'class B { @log(level) async m() { await (x) } }',
     ])
-      expect(awaitsAtTopLevel(ts, source), source).toBe(false);
+      expect(await awaitsAtTopLevel(source), source).toBe(false);
   });
 
   it('runs the cells that await in an async function, with their values and their errors at their lines', async () => {

@@ -97,11 +97,17 @@ describe.skipIf(!hasJupyter)('the Jupyter protocol', () => {
     expect(results[4]!.reply!.traceback).toEqual(boom.traceback);
     expect(types(results[4]!)).not.toContain('stream'); // stderr carries only what the code wrote
 
-    // A type error names the cell line.
-    const typeError = first(results[5]!, 'error') as { ename: string; evalue: string; traceback: string[] };
-    expect(typeError.ename).toBe('TSError');
-    expect(typeError.evalue).toBe("Cell In[5], line 1: Type 'string' is not assignable to type 'number'.");
-    expect(typeError.traceback[0]).toMatch(/^Cell In\[5\], line 1, column 7\n/);
+    // A type error does not stop the cell (types are stripped to run it, as in the REPL): its
+    // check warns on stderr at the cell line and column, after the reply and before `idle`.
+    expect(types(results[5]!)).toEqual(['status', 'execute_input', 'stream', 'status']);
+    expect(results[5]!.reply).toMatchObject({ status: 'ok', execution_count: 5 });
+    expect(first(results[5]!, 'stream')).toEqual({
+      name: 'stderr',
+      text:
+        "Cell In[5], line 1, column 7: warning TS2322: Type 'string' is not assignable to type 'number'.\n" +
+        "    const wrong: number = 'text';\n" +
+        '          ^\n',
+    });
 
     // Un-awaited promises: the resolved value shows, a rejection fails the cell.
     expect(first(results[6]!, 'execute_result').data).toEqual({ 'text/plain': '42' });

@@ -14,6 +14,8 @@ export interface ValueForm {
   readonly source: string;
   /** The value's text as both front ends show it (node's `inspect`), or `null` when nothing shows. */
   readonly shows: string | null;
+  /** The kernel's type-check warning under the cell (stderr), when its types are wrong. */
+  readonly warns?: RegExp;
 }
 
 /** A cell that fails. */
@@ -111,6 +113,14 @@ export const CELL_FORMS: readonly CellForm[] = [
   },
   { name: 'a const', source: 'const limit = 1;', shows: null },
   { name: '…declared again in a later cell', source: 'const limit = 2;\nlimit * 10', shows: '20' },
+  {
+    // Both front ends run it (types are stripped, not checked, to run a cell); the kernel warns.
+    name: 'a type error does not stop the run',
+    source: "const n: number = 'x' as any as string; n",
+    shows: "'x'",
+    warns:
+      /^Cell In\[\d+\], line 1, column 7: warning TS2322: Type 'string' is not assignable to type 'number'\./,
+  },
   {
     name: 'labels',
     source: [

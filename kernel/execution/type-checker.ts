@@ -1,0 +1,141 @@
+/**
+ * Cells' type check, off their critical path: a worker thread (./type-check-worker.ts) checks each
+ * cell, in the order the cells ran, while the kernel runs it and the next ones. The worker starts
+ * with the kernel, so its TypeScript is warm by the first cell.
+ *
+ * Everything is bounded: the checks waiting (past {@link MAX_WAITING} a check is skipped), and
+ * the wait for one answer (a caller gets `null` past its limit; a later answer goes to the log).
+ */
+import { Worker } from 'node:worker_threads';
+import type { CheckReply, TypeProblem } from './type-check-messages.js';
+
+/** Checks waiting at most; more are skipped (and say so in the log, once). */
+export const MAX_WAITING = 500;
+
+/** What the checker needs. */
+export interface TypeCheckerOptions {
+  /** The kernel's own log (never a cell's output). */
+  log(line: string): void;
+  /** The folder cells resolve modules from. */
+  cwd?: string;
+}
+
+interface Waiting {
+  label: string;
+  settle(problems: TypeProblem[] | null): void;
+  /** Set once the caller stopped waiting: the answer then goes to the log. */
+  late: boolean;
+}
+
+export class TypeChecker {
+  readonly #log: (line: string) => void;
+  readonly #worker: Worker;
+  readonly #waiting = new Map<number, Waiting>();
+  #next = 0;
+  #failed: string | null = null;
+  #skipping = false;
+  #declarations = '';
+  readonly #ready: Promise<void>;
+  #markReady: () => void = () => {};
+
+  constructor(options: TypeCheckerOptions) {
+    this.#log = options.log;
+    this.#ready = new Promise((resolve) => {
+      this.#markReady = resolve;
+    });
+    // Its own stdout and stderr: what TypeScript prints must not land in a cell's output.
+    this.#worker = new Worker(new URL('./type-check-worker.js', import.meta.url), {
+      workerData: { cwd: options.cwd ?? process.cwd() },
+      stdout: true,
+      stderr: true,
+    });
+    this.#worker.unref();
+    for (const stream of [this.#worker.stdout, this.#worker.stderr]) {
+      stream.setEncoding('utf8');
+      stream.on('data', (text: string) => {
+        for (const line of text.split('\n')) if (line.trim()) this.#log(`type check: ${line.slice(0, 500)}`);
+      });
+    }
+    this.#worker.on('message', (reply: CheckReply) => this.#answer(reply));
+    this.#worker.on('error', (error) => this.#fail(error.message));
+    this.#worker.on('exit', (code) => this.#fail(`the worker exited (${code})`));
+  }
+
+  /** Every declaration of the cells checked so far, as tslab keeps them (for Tab and Shift-Tab). */
+  get declarations(): string {
+    return this.#declarations;
+  }
+
+  /** Settles once the worker's TypeScript is loaded (or it failed). */
+  ready(): Promise<void> {
+    return this.#ready;
+  }
+
+  /**
+   * Checks `source` after the sources sent before it. Answers its problems, or `null` when it was
+   * not checked (the worker failed, too many checks wait) or not within `waitMs`.
+   */
+  check(source: string, label: string, waitMs: number): Promise<TypeProblem[] | null> {
+    if (this.#failed !== null) return Promise.resolve(null);
+    if (this.#waiting.size >= MAX_WAITING) {
+      if (!this.#skipping) this.#log(`type check: ${MAX_WAITING} cells wait already; skipping (${label})`);
+      this.#skipping = true;
+      return Promise.resolve(null);
+    }
+    this.#skipping = false;
+    const id = this.#next++;
+    return new Promise((resolve) => {
+      let timer: NodeJS.Timeout | undefined;
+      const waiting: Waiting = {
+        label,
+        late: false,
+        settle: (problems) => {
+          clearTimeout(timer);
+          resolve(problems);
+        },
+      };
+      timer = setTimeout(() => {
+        waiting.late = true;
+        resolve(null);
+      }, waitMs);
+      timer.unref();
+      this.#waiting.set(id, waiting);
+      this.#worker.postMessage({ id, source });
+    });
+  }
+
+  /** Stops the worker. */
+  async close(): Promise<void> {
+    this.#failed ??= 'closed';
+    await this.#worker.terminate();
+  }
+
+  #answer(reply: CheckReply): void {
+    this.#declarations = reply.declarations;
+    if (reply.id === -1) {
+      this.#markReady();
+      return;
+    }
+    const waiting = this.#waiting.get(reply.id);
+    if (!waiting) return;
+    this.#waiting.delete(reply.id);
+    if ('failure' in reply) {
+      this.#log(`type check of ${waiting.label} failed: ${reply.failure}`);
+      waiting.settle(null);
+      return;
+    }
+    if (waiting.late && reply.problems.length > 0)
+      this.#log(
+        `type check of ${waiting.label}, after its cell ended: ${reply.problems.map((p) => p.message).join('; ')}`,
+      );
+    waiting.settle(reply.problems);
+  }
+
+  #fail(reason: string): void {
+    if (this.#failed === null) this.#log(`type check: ${reason}; cells run unchecked from now on`);
+    this.#failed ??= reason;
+    this.#markReady();
+    for (const waiting of this.#waiting.values()) waiting.settle(null);
+    this.#waiting.clear();
+  }
+}

@@ -1,0 +1,117 @@
+// Cells as the kernel runs them (kernel/execution/cell-script.ts), through tslab's real executor
+// and the kernel's cell runner: types stripped, declarations kept as globals for later cells, and
+// the cells that must not run refused at their line and column.
+import { afterAll, describe, expect, it } from 'vitest';
+import {
+  CellScriptError,
+  cellScript,
+  MAX_CELL_CHARS,
+  plainJavaScript,
+} from '../../kernel/execution/cell-script.js';
+import { testRunner } from './runner.js';
+
+const { runner, close } = testRunner();
+afterAll(close);
+
+let count = 0;
+/** Runs `code` as the next cell: its value's text, or its error. */
+async function run(code: string): Promise<string | { ename: string; evalue: string; traceback: string[] }> {
+  const outcome = await runner.run(code, ++count);
+  if (outcome.status === 'error')
+    return { ename: outcome.ename, evalue: outcome.evalue, traceback: outcome.traceback };
+  return String(outcome.result?.['text/plain'] ?? '(nothing)');
+}
+
+describe('cells run with their types stripped', () => {
+  it('keeps top-level declarations of every kind for later cells, and lets a later cell declare them again', async () => {
+    expect(
+      await run(
+        [
+          'const limit: number = 3;',
+          'let items: string[] = [];',
+          'function twice(n: number): number { return n * 2; }',
+          'class Box<T> { constructor(readonly value: T) {} }',
+          'enum Kind { A = 1, B }',
+          'interface Shape { size: number }',
+          'const { a, b: [c] } = { a: 1, b: [2] };',
+        ].join('\n'),
+      ),
+    ).toBe('(nothing)');
+    expect(
+      await run(
+        'const s: Shape = { size: twice(limit) };\n[s.size, new Box<number>(a + c).value, Kind.B, items.length]',
+      ),
+    ).toBe('[ 6, 3, 2, 0 ]');
+    // Functions of earlier cells see the names' new values, as globals.
+    expect(await run('function limitNow() { return limit; }')).toBe('(nothing)');
+    expect(await run('const limit = 10;\nlimitNow()')).toBe('10');
+    expect(await run('let items;\nitems')).toBe('(nothing)'); // `let x;` is a fresh x
+    // Hoisted, as a function declaration is.
+    expect(await run('early();\nfunction early() { return 1; }\nearly() + 1')).toBe('2');
+  });
+
+  it('runs a type error (as the REPL does), the value shown', async () => {
+    expect(await run("const n: number = 'x' as any as string; n")).toBe("'x'");
+  });
+
+  it('imports with tslab’s require, as before: a default, names and a namespace', async () => {
+    expect(
+      await run(
+        "import path, { join as joined } from 'node:path';\nimport * as os from 'node:os';\n[typeof path.join, joined('a', 'b'), typeof os.hostname]",
+      ),
+    ).toBe("[ 'function', 'a/b', 'function' ]");
+    expect(
+      await run(
+        "const fs = await import('node:fs');\n[typeof fs.readFileSync, typeof fs.default.readFileSync]",
+      ),
+    ).toBe("[ 'function', 'function' ]");
+  });
+
+  it('shows an object literal cell as an object, as the REPL does', async () => {
+    expect(await run('{ a: 1 }')).toBe('{ a: 1 }');
+  });
+
+  it('refuses a syntax error and an assignment to the cell’s own constant, at their line and column', async () => {
+    const syntax = await run('const ok = 1;\nconst = ;');
+    expect(syntax).toMatchObject({
+      ename: 'TSError',
+      evalue: expect.stringMatching(/^Cell In\[\d+\], line 2: /),
+    });
+    for (const code of ['const fixed = 1;\nfixed = 2', 'const fixed: number = 1;\nfixed = 2']) {
+      const refused = await run(code);
+      expect(refused, code).toMatchObject({
+        ename: 'TSError',
+        evalue: expect.stringMatching(/line 2: Cannot assign to 'fixed' because it is a constant\.$/),
+      });
+    }
+    expect(await run('typeof fixed')).toBe("'undefined'"); // nothing of a refused cell ran
+  });
+
+  it('fails at the cell line of the throw', async () => {
+    const failed = await run("const x = 1;\nfunction boom() {\n  throw new RangeError('no');\n}\nboom()");
+    expect(failed).toMatchObject({ ename: 'RangeError', evalue: 'no' });
+    expect((failed as { traceback: string[] }).traceback[0]).toMatch(/^Cell In\[\d+\], line 3 in boom\n/);
+  });
+});
+
+describe('plain JavaScript skips esbuild only where TypeScript reads it alike', () => {
+  it('takes plain cells as written, an object literal in parentheses', () => {
+    expect(plainJavaScript('1 + 1')).toBe('1 + 1');
+    expect(plainJavaScript('const xs = [1, 2, 3].map((v) => v * 2); xs.length')).not.toBeNull();
+    expect(plainJavaScript('{ a: 1 }')).toBe('({ a: 1 })');
+  });
+
+  it('leaves TypeScript, generic calls and constant assignments to esbuild', async () => {
+    expect(plainJavaScript('const n: number = 1')).toBeNull();
+    expect(plainJavaScript('f<string>(x)')).toBeNull(); // two comparisons in JavaScript
+    expect(plainJavaScript('const c = 1; c++')).toBeNull();
+    expect(plainJavaScript('const c = 1; function f() { let c = 0; c = 2; }')).toBeNull(); // esbuild decides
+    // esbuild reads the generic call as TypeScript does.
+    expect((await cellScript('const id = (v: unknown) => v;\nid<string>("x")')).output).toContain('id("x")');
+  });
+
+  it('refuses a cell past its size limit', async () => {
+    await expect(cellScript('x'.repeat(MAX_CELL_CHARS + 1))).rejects.toThrow(RangeError);
+    await expect(cellScript('const = ;')).rejects.toThrow(CellScriptError);
+  });
+});

@@ -1,0 +1,21 @@
+// A cell runner on tslab's real executor with the kernel's converters (no session, no type check),
+// for the tests that run cells in-process.
+import { PendingDisplays } from '../../kernel/display/pending-displays.js';
+import { CellRunner } from '../../kernel/execution/cell-runner.js';
+import { scriptConverters } from '../../kernel/execution/script-converter.js';
+import { executor } from '../../kernel/tslab.js';
+
+/** A runner and what closes it. */
+export function testRunner(): { runner: CellRunner; close(): void } {
+  const convs = scriptConverters({ declarations: () => '' });
+  const runner = new CellRunner({
+    prepare: async () => {},
+    scripts: convs,
+    pending: new PendingDisplays(),
+    errorClasses: () => [],
+    siteUrl: () => undefined,
+  });
+  const inner = executor.createExecutor(process.cwd(), convs, runner.console);
+  runner.attach(inner);
+  return { runner, close: () => inner.close() };
+}
