@@ -8,7 +8,8 @@
  * additions: the protocol as IPython speaks it (./server.ts), cells that resolve the `scratchlab`
  * package by name, values shown as tables and charts (./cell-runner.ts), errors with the cells'
  * own lines (./traceback.ts), progress outputs for downloads and walks (./display/progress.ts),
- * and `session`, `sandbox`, `show`, `plot`, `live`, `display`, `store`, `sql` and the
+ * and `session`, `sandbox`, `show`, `plot`, `live`, `display`, `store`, `sql`, `md`, `html`,
+ * `svg`, `image`, `clearOutput` and the
  * package's exports declared for the cells (a small hidden preload and globals: ./preload.ts).
  *
  * As tslab, it warms TypeScript before the server answers. The session (the embedded sandbox and
@@ -18,6 +19,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { createClearOutput } from './display/clear-output.js';
 import type { RunningLives } from './display/live.js';
 import { PendingDisplays } from './display/pending-displays.js';
 import { CellRunner, errorClassesOf } from './execution/cell-runner.js';
@@ -123,6 +125,11 @@ const session = new OnFirstUse(async () => {
     display: createDisplay(context),
     store,
     sql: store.sql,
+    md: presentation.md,
+    html: presentation.html,
+    svg: presentation.svg,
+    image: presentation.image,
+    clearOutput: createClearOutput((wait) => server.clearOutput(wait)),
   });
   const declared = new Set(Object.keys(inner.locals));
   const source = preloadSource({ sandbox: workbench.sandbox !== null, declared });

@@ -71,6 +71,8 @@ interface JupyterModule {
 
 interface ConverterModule {
   createConverter(options: { isJS: boolean; isBrowser: boolean }): Converter;
+  /** tslab's `is_complete` answer: `indent` is the next line's when the code is not complete. */
+  isCompleteCode(code: string): { completed: boolean; indent?: string };
 }
 
 interface ExecutorModule {
