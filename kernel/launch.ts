@@ -110,8 +110,9 @@ const session = new OnFirstUse(async () => {
   shownByPlot = helpers.shownByPlot;
   const workbench = await openWorkbench({ sandbox: useSandbox, env: process.env });
   siteUrl = workbench.session.siteHost;
+  // Shown in kernel_info's banner, not logged: under `jupyter console` the kernel's stderr is the
+  // user's terminal, where a late line would land in the middle of their input.
   banner = loginState(workbench, useSandbox);
-  log(banner);
   lives = new RunningLives();
   const context = { pending, siteUrl: () => siteUrl, running: lives };
   Reflect.set(globalThis, Symbol.for(KERNEL_GLOBAL_KEY), {

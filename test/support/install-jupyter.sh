@@ -3,7 +3,7 @@
 # notebooks; no IPython needed, the kernelspecs are written by `scratchlab kernel install`), the
 # classic Notebook (a real front end, opened in Chromium: `python3-notebook` is the library,
 # `jupyter-notebook` the command the test starts), Jupyter's conformance suite
-# (jupyter_kernel_test), `jupyter console` in tmux (a terminal front end) and Chromium (the
+# (jupyter_kernel_test) and Chromium (the
 # screenshot of the exported HTML, and the Notebook's page).
 #   install-jupyter.sh            installs the missing packages
 #   install-jupyter.sh --missing  only prints the missing packages, one per line (for
@@ -18,8 +18,6 @@ if ! /usr/bin/python3 -c 'import jupyter_client' 2>/dev/null; then missing+=(jup
 if ! /usr/bin/python3 -c 'import nbclient' 2>/dev/null; then missing+=(python3-nbclient); fi
 if [ ! -x /usr/bin/jupyter-notebook ]; then missing+=(jupyter-notebook); fi
 if ! /usr/bin/python3 -c 'import jupyter_kernel_test' 2>/dev/null; then missing+=(python3-jupyter-kernel-test); fi
-if [ ! -x /usr/bin/jupyter-console ]; then missing+=(jupyter-console); fi
-if [ ! -x /usr/bin/tmux ]; then missing+=(tmux); fi
 if [ ! -x /usr/bin/chromium ]; then missing+=(chromium); fi
 
 source "$(dirname "$0")/apt.sh"

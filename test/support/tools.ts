@@ -1,5 +1,5 @@
 /**
- * The system tools the suite drives (Jupyter, the classic Notebook, Chromium, tmux), each
+ * The system tools the suite drives (Jupyter, the classic Notebook, Chromium), each
  * installed by a test/support/install-*.sh script. Without `CI=true` a missing tool skips its
  * tests (a developer's machine may lack it); under `CI=true` it is a failure, never a silent skip.
  */
