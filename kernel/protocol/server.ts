@@ -155,7 +155,8 @@ export class KernelServer extends TslabServerClass {
     const ended = this.#backend.shutdown().catch((error: unknown) => {
       this.#backend.log(`shutdown: ${String(error)}`);
     });
-    await within(ended, SHUTDOWN_MS);
+    // The last cells' history is written before the process exits.
+    await within(Promise.all([ended, this.#historyStore?.flushed()]), SHUTDOWN_MS);
     const fields = this as unknown as Record<string, unknown>;
     const queues = ['iopub', 'shell', 'control']
       .map((field) => fields[field])

@@ -205,6 +205,7 @@ export type DriveRequest =
   | { inspect: string; cursor?: number }
   | { complete: string; cursor?: number }
   | { kernel_info: true }
+  | { history: Record<string, unknown> }
   | { comm_info: string | null }
   | { comm: 'comm_open' | 'comm_msg' | 'comm_close'; content: Record<string, unknown> }
   | { batch: string[]; stop_on_error?: boolean }
