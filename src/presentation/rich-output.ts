@@ -79,7 +79,7 @@ export const html: RichTemplate = (text, ...values) => {
 /** An SVG drawing: `image/svg+xml` in Jupyter, a one-line note in the REPL. */
 export const svg: RichTemplate = (text, ...values) => {
   const source = joined('svg', text, values).trim();
-  if (!/^(<\?xml[^>]*>\s*)?(<!--[\s\S]*?-->\s*)*<svg[\s>]/.test(source)) {
+  if (!/^(<\?xml[^>]*>\s*)?(<!--[\s\S]*?-->\s*)*<svg[\s/>]/.test(source)) {
     throw new TypeError('svg: the text must be an <svg> element');
   }
   return new RichOutput('image/svg+xml', source, `[SVG image, ${formatCount(source.length)} characters]`);
