@@ -235,18 +235,27 @@ export class History {
     return lines;
   }
 
-  /** Keeps the newest lines that fit in half of `maxBytes` (called with the lock held). */
+  /**
+   * Keeps the newest lines that fit in half of `maxBytes` (called with the lock held), and the
+   * start of the newest session, so that session numbers are never given out twice.
+   */
   async #compact(): Promise<void> {
-    const lines = (await this.#read()).map((line) => `${JSON.stringify(line)}\n`);
+    const all = await this.#read();
+    const lines = all.map((line) => `${JSON.stringify(line)}\n`);
     let size = 0;
     let first = lines.length;
     while (first > 0 && size + Buffer.byteLength(lines[first - 1]!) <= this.#maxBytes / 2) {
       first--;
       size += Buffer.byteLength(lines[first]!);
     }
+    const newest = all.reduce((max, line) => Math.max(max, line.s), 0);
+    const kept = lines.slice(first);
+    if (!all.slice(first).some((line) => line.s === newest)) {
+      kept.unshift(`${JSON.stringify({ s: newest, start: 'compacted' } satisfies SessionStart)}\n`);
+    }
     // Written aside and renamed: a reader sees the old file or the new one, never half of it.
     const temporary = `${this.#file}.${process.pid}.tmp`;
-    await writeFile(temporary, lines.slice(first).join(''));
+    await writeFile(temporary, kept.join(''));
     await rename(temporary, this.#file);
   }
 }
