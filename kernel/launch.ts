@@ -8,7 +8,8 @@
  * additions: the protocol as IPython speaks it (./server.ts), cells that resolve the `scratchlab`
  * package by name, values shown as tables and charts (./cell-runner.ts), errors with the cells'
  * own lines (./traceback.ts), progress outputs for downloads and walks (./display/progress.ts),
- * and `session`, `sandbox`, `show`, `plot`, `live`, `display`, `store`, `sql` and the
+ * and `session`, `sandbox`, `show`, `plot`, `live`, `display`, `store`, `sql`, `md`, `html`,
+ * `svg`, `image`, `clearOutput` and the
  * package's exports declared for the cells (a small hidden preload and globals: ./preload.ts).
  *
  * Cells run with their types stripped (./execution/script-converter.ts) while a worker thread
@@ -20,6 +21,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { createClearOutput } from './display/clear-output.js';
 import type { RunningLives } from './display/live.js';
 import { PendingDisplays } from './display/pending-displays.js';
 import { CellRunner, errorClassesOf } from './execution/cell-runner.js';
@@ -117,8 +119,9 @@ const session = new OnFirstUse(async () => {
   shownByPlot = helpers.shownByPlot;
   const workbench = await openWorkbench({ sandbox: useSandbox, env: process.env });
   siteUrl = workbench.session.siteHost;
+  // Shown in kernel_info's banner, not logged: under `jupyter console` the kernel's stderr is the
+  // user's terminal, where a late line would land in the middle of their input.
   banner = loginState(workbench, useSandbox);
-  log(banner);
   lives = new RunningLives();
   const context = { pending, siteUrl: () => siteUrl, running: lives, store };
   Reflect.set(globalThis, Symbol.for(KERNEL_GLOBAL_KEY), {
@@ -132,6 +135,11 @@ const session = new OnFirstUse(async () => {
     display: createDisplay(context),
     store,
     sql: store.sql,
+    md: presentation.md,
+    html: presentation.html,
+    svg: presentation.svg,
+    image: presentation.image,
+    clearOutput: createClearOutput((wait) => server.clearOutput(wait)),
   });
   const source = preloadSource({ sandbox: workbench.sandbox !== null, declared: scripts.declared });
   const problems = await runner.preload(source);

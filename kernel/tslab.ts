@@ -50,14 +50,14 @@ export interface Conversion {
 }
 
 /** tslab's TypeScript converter (one for Node code, one for browser code). */
-interface Converter {
+export interface Converter {
   /** Compiles a cell after the declarations `prevDecl` of the cells before it. */
   convert(prevDecl: string, src: string): Conversion;
   close(): void;
 }
 
 /** The converters an executor uses. */
-interface ConverterSet {
+export interface ConverterSet {
   readonly node: Converter;
   readonly browser: Converter;
   close(): void;
@@ -76,6 +76,8 @@ interface JupyterModule {
 
 interface ConverterModule {
   createConverter(options: { isJS: boolean; isBrowser: boolean }): Converter;
+  /** tslab's `is_complete` answer: `indent` is the next line's when the code is not complete. */
+  isCompleteCode(code: string): { completed: boolean; indent?: string };
 }
 
 interface ExecutorModule {
@@ -85,7 +87,7 @@ interface ExecutorModule {
 /** `tslab/dist/jupyter`: the ZeroMQ server, the request handler and the current display writer. */
 export const jupyter = require('tslab/dist/jupyter') as JupyterModule;
 /** `tslab/dist/converter`. */
-const converter = require('tslab/dist/converter') as ConverterModule;
+export const converter = require('tslab/dist/converter') as ConverterModule;
 /** `tslab/dist/executor`. */
 export const executor = require('tslab/dist/executor') as ExecutorModule;
 

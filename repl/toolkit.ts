@@ -1,12 +1,15 @@
 /**
  * The REPL's rich layer: the SDK's exports as globals, the writer (tables, charts), and the
  * helpers `show`, `display`, `plot`, `live`, `withProgress`, `store` and `sql` (the DuckDB store,
- * opened on first use). It pulls in the presentation layer and the whole
+ * opened on first use), and `md`, `html`, `svg`, `image` (the kernel's rich outputs, printed here as
+ * their text: the source of `md` and `html`, a one-line note for an image; `clearOutput` is the
+ * kernel's only, a terminal has no cell output to clear). It pulls in the presentation layer and the whole
  * SDK, so it is loaded just after the first prompt is shown; the evaluator waits for it before it
  * runs the first input (well before anyone has typed one).
  */
 import * as sdk from 'scratchlab';
 import { defaultStore } from 'scratchlab/data';
+import { html, image, md, svg } from 'scratchlab/presentation';
 import { installAutoProgress } from './display/auto-progress.js';
 import { isAwaitedByRepl, type OutputNotes } from './display/display.js';
 import { createDisplay } from './display/display-output.js';
@@ -36,7 +39,7 @@ export interface Toolkit {
   writer: Writer;
   /** Every export of `scratchlab`, to become globals. */
   sdk: Readonly<Record<string, unknown>>;
-  /** `show`, `display`, `plot`, `live`, `withProgress`, `store`, `sql`. */
+  /** `show`, `display`, `plot`, `live`, `withProgress`, `store`, `sql`, `md`, `html`, `svg`, `image`. */
   helpers: Readonly<Record<string, unknown>>;
   /** Whether the REPL awaits an input's value before printing it (a `PagedList`, a helper's promise). */
   awaitsItself(value: unknown): value is PromiseLike<unknown>;
@@ -83,6 +86,10 @@ export function createToolkit(host: ToolkitHost): Toolkit {
       withProgress,
       store,
       sql: store.sql,
+      md,
+      html,
+      svg,
+      image,
     },
     // Plain promises too: `list.save('x.csv')` and `chart.save('x.png')` answer one.
     awaitsItself: (value): value is PromiseLike<unknown> =>

@@ -1,6 +1,6 @@
 /**
  * What cells see without declaring it: `session`, `sandbox` (sandbox kernel only), `show`, `plot`,
- * `live`, `display`, the package's namespace `scratchlab`, and each of its exports by name.
+ * `live`, `display`, `md`, `html`, `svg`, `image`, `clearOutput`, the package's namespace `scratchlab`, and each of its exports by name.
  *
  * tslab keeps every cell's declarations as a declaration file that it re-parses, re-resolves and
  * re-prints for every later cell, so its size is paid by each cell (a trivial cell cost 1.5x plain
@@ -21,18 +21,23 @@
 /** `Symbol.for` key of the object through which the kernel hands its values to the preload. */
 export const KERNEL_GLOBAL_KEY = 'scratchlab.kernel';
 
-/** Names the kernel declares itself; an export with one of these names is not made a global. */
-export const PRELOAD_NAMES: readonly string[] = [
-  'scratchlab',
-  'session',
-  'sandbox',
+/** Helpers declared as globals (the kernel's other names are the preload's). */
+export const GLOBAL_HELPERS = [
   'show',
   'plot',
   'live',
   'display',
   'store',
   'sql',
-];
+  'md',
+  'html',
+  'svg',
+  'image',
+  'clearOutput',
+] as const;
+
+/** Names the kernel declares itself; an export with one of these names is not made a global. */
+export const PRELOAD_NAMES: readonly string[] = ['scratchlab', 'session', 'sandbox', ...GLOBAL_HELPERS];
 
 /**
  * The module, shown to TypeScript only (beside the package's own declarations), that declares the
@@ -49,9 +54,6 @@ export interface PreloadOptions {
 }
 
 const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
-
-/** Helpers declared as globals (the others are the preload's). */
-const GLOBAL_HELPERS = ['show', 'plot', 'live', 'display', 'store', 'sql'] as const;
 
 // The types of the helpers, as cells see them: the package's own (presentation/cell-helpers.ts),
 // which the kernel's implementations are typed with too, so the two cannot drift.
@@ -82,6 +84,9 @@ export function globalsDeclarations(exports: readonly string[]): string {
     `  const display: ${PRESENTATION}.Display;`,
     `  const store: ${STORE_TYPE};`,
     `  const sql: ${STORE_TYPE}['sql'];`,
+    ...['md', 'html', 'svg'].map((name) => `  const ${name}: ${PRESENTATION}.RichTemplate;`),
+    `  const image: typeof ${PRESENTATION}.image;`,
+    '  const clearOutput: (options?: { wait?: boolean }) => void;',
     '}',
     '',
   ].join('\n');

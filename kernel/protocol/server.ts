@@ -17,13 +17,17 @@
  *   the cells (their late output goes to the kernel's log), ends their work, sends what is
  *   queued (the reply and `idle` first), then closes the sockets; {@link KernelServer.closed}
  *   settles then.
+ * - `is_complete` tells invalid code from incomplete code (./is-complete.ts); `history_request`
+ *   is answered from the history every cell is recorded in (./history.ts).
  * - Comms: the kernel has no comm targets. `comm_info_request` is answered `comm_info_reply` with
  *   no comms, a `comm_open` is closed at once (`comm_close` on iopub), as ipykernel does for a
  *   target it does not have, so front ends and widget managers are not left waiting.
  */
 
 import type { MimeBundle } from '../tslab.js';
-import { type JupyterHandler, jupyter } from '../tslab.js';
+import { converter, type JupyterHandler, jupyter, tslabTypeScript } from '../tslab.js';
+import { History, type HistoryRequest, historyFile } from './history.js';
+import { completeness } from './is-complete.js';
 import { type QuickInfo, quickInfoText } from './quick-info.js';
 import { QueuedSocket, type Socket } from './send-queue.js';
 
@@ -98,8 +102,11 @@ const TslabServerClass = jupyter.ZmqServer as unknown as new (
  */
 const ABORT_WINDOW_MS = 2;
 
-/** Comm messages a front end may send; tslab's dispatch knows none of them (it logs "unknown msg_type"). */
-const COMM_MESSAGES = new Set(['comm_open', 'comm_msg', 'comm_close']);
+/**
+ * Requests tslab's dispatch does not know (it logs "unknown msg_type" and sends no reply): comm
+ * messages a front end may send, and `history_request` (`jupyter console` sends one at start-up).
+ */
+const ROUTED_MESSAGES = new Set(['comm_open', 'comm_msg', 'comm_close', 'history_request']);
 
 /**
  * Longest waits at shutdown: for the cells' work to end, then for queued messages to go out.
@@ -156,7 +163,8 @@ export class KernelServer extends TslabServerClass {
     const ended = this.#backend.shutdown().catch((error: unknown) => {
       this.#backend.log(`shutdown: ${String(error)}`);
     });
-    await within(ended, SHUTDOWN_MS);
+    // The last cells' history is written before the process exits.
+    await within(Promise.all([ended, this.#historyStore?.flushed()]), SHUTDOWN_MS);
     const fields = this as unknown as Record<string, unknown>;
     const queues = ['iopub', 'shell', 'control']
       .map((field) => fields[field])
@@ -212,15 +220,15 @@ export class KernelServer extends TslabServerClass {
   /** Settles once the last deferred `idle` has been sent. */
   #idleSent: Promise<void> = Promise.resolve();
 
-  /** Comm messages on their way through tslab's dispatch, with their own type (see publishStatus). */
-  readonly #comms = new WeakMap<Message, string>();
+  /** Requests on their way through tslab's dispatch, with their own type (see publishStatus). */
+  readonly #routed = new WeakMap<Message, string>();
 
   override publishStatus(status: string, parent: Message): void {
-    if (status === 'busy' && COMM_MESSAGES.has(parent.header.msg_type)) {
+    if (status === 'busy' && ROUTED_MESSAGES.has(parent.header.msg_type)) {
       super.publishStatus(status, parent);
-      // tslab publishes `busy`, then dispatches on the type: routed to handleCommInfoRequest, the
-      // one comm handler it has, which answers by the message's own type (and puts it back).
-      this.#comms.set(parent, parent.header.msg_type);
+      // tslab publishes `busy`, then dispatches on the type: routed to handleCommInfoRequest, a
+      // handler it has, which answers by the message's own type (and puts it back).
+      this.#routed.set(parent, parent.header.msg_type);
       parent.header.msg_type = 'comm_info_request';
       return;
     }
@@ -275,9 +283,9 @@ export class KernelServer extends TslabServerClass {
     reply.signAndSend(this.connInfo.key, socket);
   }
 
-  /** `comm_info_request`, and the comm messages publishStatus routes here. */
+  /** `comm_info_request`, and the requests publishStatus routes here. */
   handleCommInfoRequest(socket: unknown, message: Message): void {
-    const type = this.#comms.get(message);
+    const type = this.#routed.get(message);
     if (type === undefined) {
       // tslab answers it as a `complete_reply`, which no front end matches to its request.
       const reply = message.createReply();
@@ -287,11 +295,56 @@ export class KernelServer extends TslabServerClass {
       return;
     }
     message.header.msg_type = type; // replies and `idle` name the request as it came
+    if (type === 'history_request') {
+      this.#replying.set(message, this.#historyReply(socket, message));
+      return;
+    }
     if (type !== 'comm_open') return; // a message to, or the close of, a comm that does not exist
     const { comm_id, target_name } = message.content as { comm_id?: unknown; target_name?: unknown };
     this.#backend.log(`no comm target ${JSON.stringify(target_name)}: comm ${String(comm_id)} closed`);
     this.#publish(message, 'comm_close', { comm_id, data: {} });
   }
+
+  /** `history_request`: tail, range or search over every session's cells (./history.ts). */
+  async #historyReply(socket: unknown, message: Message): Promise<void> {
+    const reply = message.createReply();
+    reply.header.msg_type = 'history_reply';
+    try {
+      const history = await this.#history().query(message.content as HistoryRequest);
+      reply.content = { status: 'ok', history };
+    } catch (error) {
+      const e = error instanceof Error ? error : new Error(String(error));
+      this.#backend.log(`history_request: ${e.message}`);
+      reply.content = { status: 'error', ename: e.name, evalue: e.message, traceback: [], history: [] };
+    }
+    reply.signAndSend(this.connInfo.key, socket);
+  }
+
+  /** `is_complete_request`: complete, incomplete (with an indent) or invalid (./is-complete.ts). */
+  handleIsComplete(socket: unknown, message: Message): void {
+    const reply = message.createReply();
+    reply.header.msg_type = 'is_complete_reply';
+    const { code } = message.content as { code?: unknown };
+    try {
+      reply.content = completeness(
+        tslabTypeScript(),
+        typeof code === 'string' ? code : '',
+        (text) => converter.isCompleteCode(text).indent ?? '',
+      );
+    } catch (error) {
+      this.#backend.log(`is_complete failed: ${String(error)}`);
+      reply.content = { status: 'unknown' };
+    }
+    reply.signAndSend(this.connInfo.key, socket);
+  }
+
+  /** This kernel's history, opened on first use (the file and its lock are touched only then). */
+  #history(): History {
+    this.#historyStore ??= History.open(historyFile(process.env), { log: this.#backend.log });
+    return this.#historyStore;
+  }
+
+  #historyStore: History | null = null;
 
   handleInspect(socket: unknown, message: Message): void {
     const reply = message.createReply();
@@ -333,6 +386,10 @@ export class KernelServer extends TslabServerClass {
     jupyter.lastWriteDisplayData = display;
 
     const outcome = await this.#backend.run(source, count, display);
+    if (!silent && store_history !== false) {
+      const text = outcome.status === 'ok' ? outcome.result?.['text/plain'] : undefined;
+      this.#history().record(count, source, typeof text === 'string' ? text : null);
+    }
     if (outcome.status === 'ok') {
       if (outcome.result && !silent) {
         this.#publish(message, 'execute_result', {
@@ -362,6 +419,14 @@ export class KernelServer extends TslabServerClass {
         later.catch((error: unknown) => this.#backend.log(`after cell ${count}: ${String(error)}`)),
       );
     }
+  }
+
+  /**
+   * Publishes `clear_output` for the cell that runs (or ran last), as IPython's `clear_output`;
+   * nothing before the first cell or after a shutdown.
+   */
+  clearOutput(wait: boolean): void {
+    if (this.#streamParent) this.#publish(this.#streamParent, 'clear_output', { wait });
   }
 
   /** Sends an iopub message in reply to `parent`, after any stream text written before it. */

@@ -68,6 +68,8 @@ function helpText(
     row('plot(logs)', 'chart cloud log entries: plot(await cloud.logs()); .save("chart.svg") for SVG'),
     row('live(cloud, { variables, window })', 'chart cloud sets above the prompt; Ctrl-C or .stop() stops'),
     row('withProgress(label)', 'an onProgress callback drawing a bar on stderr, for any call taking one'),
+    row('md`…`, html`…`, svg`…`', 'rich text for notebooks; printed here as its source (an SVG as a note)'),
+    row('image(bytes or file)', 'a PNG, JPEG, GIF, WebP or SVG image; printed here as a one-line note'),
     '',
     h('Output'),
     '  Users, projects, studios, comments, classes, backpack items and search results print as tables',

@@ -122,6 +122,16 @@ export {
   renderTable,
   truncationLine,
 } from './render-terminal.js';
+export {
+  html,
+  image,
+  MAX_IMAGE_BYTES,
+  MAX_RICH_TEXT,
+  md,
+  RichOutput,
+  type RichTemplate,
+  svg,
+} from './rich-output.js';
 export { DEFAULT_MAX_ROWS, type Table, type TextTable, type ToTableOptions, toTable } from './table.js';
 export { padToWidth, textWidth, truncateToWidth } from './text-width.js';
 export { type ToValueTableOptions, toValueTable } from './value-table.js';

@@ -9,14 +9,14 @@
  * address space (loopback, for Chromium's local-network checks) are those of a page the server
  * itself served.
  */
-import { existsSync } from 'node:fs';
 import puppeteer, { type Browser, type BrowserContext, type Page } from 'puppeteer-core';
+import { installed } from '../support/tools.js';
 import { type PageCloud, SCRATCH_CLOUD_PAGE } from './scratch-cloud-page.js';
 
 /** Debian's Chromium (the `chromium` package). */
 export const CHROMIUM = '/usr/bin/chromium';
-/** Whether it is installed: the browser tests are skipped without it. */
-export const hasChromium = existsSync(CHROMIUM);
+/** Whether it is installed: the browser tests are skipped without it (a failure under CI=true). */
+export const hasChromium = installed(CHROMIUM, 'install-browser.sh');
 
 /** Starts it headless; the caller closes it. */
 export function launchChromium(): Promise<Browser> {

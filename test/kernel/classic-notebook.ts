@@ -5,13 +5,14 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { createServer } from 'node:net';
 import type { Browser, Page } from 'puppeteer-core';
+import { installed } from '../support/tools.js';
 import type { JupyterHome } from './jupyter.js';
 
-/** Whether the classic Notebook is installed (test/support/install-jupyter.sh). */
-export const hasClassicNotebook = existsSync('/usr/bin/jupyter-notebook');
+/** Whether the classic Notebook is installed (a failure under CI=true when not). */
+export const hasClassicNotebook = installed('/usr/bin/jupyter-notebook', 'install-jupyter.sh');
 
 /** Longest wait for the server to answer after it starts. */
 const SERVER_START_MS = 60_000;

@@ -3,6 +3,7 @@
 Reads one JSON object from stdin:
     {"kernel": NAME, "cwd": DIR, "requests": [REQUEST, ...], "timeout": SECONDS}
 where a REQUEST is {"execute": CODE}, {"inspect": CODE, "cursor": N}, {"kernel_info": true},
+{"history": {HISTORY_REQUEST_FIELDS}},
 {"comm_info": TARGET_NAME_OR_NULL}, {"comm": "comm_open" | "comm_msg" | "comm_close", "content": {...}}
 (no shell reply: only its iopub messages), {"batch": [CODE, ...], "stop_on_error": BOOL} (sent all
 at once, then answered one by one), or {"shutdown": true} (last: the shutdown request on the
@@ -116,6 +117,8 @@ def main():
                 msg_id = client.inspect(request["inspect"], request.get("cursor", len(request["inspect"])))
             elif "comm_info" in request:
                 msg_id = client.comm_info(request["comm_info"])
+            elif "history" in request:
+                msg_id = client.history(**request["history"])
             elif "complete" in request:
                 msg_id = client.complete(request["complete"], request.get("cursor", len(request["complete"])))
             else:

@@ -4,10 +4,11 @@
  * installed there with `scratchlab kernel install`, and nbconvert / Chromium wrappers.
  */
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import type { JupyterHome } from '../support/jupyter-home.mjs';
+import { installed } from '../support/tools.js';
 
 export { type JupyterHome, jupyterHome } from '../support/jupyter-home.mjs';
 
@@ -17,9 +18,9 @@ export const ROOT = resolve(import.meta.dirname, '../..');
 export const NOTEBOOKS = join(ROOT, 'notebooks');
 export const CLI = join(ROOT, 'dist', 'cli.js');
 
-/** Whether the Debian tools the kernel tests drive are installed (test/support/install-jupyter.sh). */
-export const hasJupyter = existsSync('/usr/bin/jupyter-nbconvert');
-export const hasChromium = existsSync('/usr/bin/chromium');
+/** Whether the Debian tools the kernel tests drive are installed (a failure under CI=true when not). */
+export const hasJupyter = installed('/usr/bin/jupyter-nbconvert', 'install-jupyter.sh');
+export const hasChromium = installed('/usr/bin/chromium', 'install-jupyter.sh');
 
 /** `scratchlab kernel install` into the home's data folder. */
 export async function installKernels(home: JupyterHome, ...args: string[]): Promise<string> {
@@ -204,6 +205,7 @@ export type DriveRequest =
   | { inspect: string; cursor?: number }
   | { complete: string; cursor?: number }
   | { kernel_info: true }
+  | { history: Record<string, unknown> }
   | { comm_info: string | null }
   | { comm: 'comm_open' | 'comm_msg' | 'comm_close'; content: Record<string, unknown> }
   | { batch: string[]; stop_on_error?: boolean }

@@ -14,6 +14,7 @@ import { exportedNames } from '../../kernel/execution/exported-names.js';
 import { mainDeclarations, virtualDeclarations } from '../../kernel/execution/package-resolution.js';
 import {
   defineGlobals,
+  GLOBAL_HELPERS,
   globalExports,
   globalsDeclarations,
   KERNEL_GLOBAL_KEY,
@@ -102,7 +103,7 @@ describe('preload', () => {
 
   it('defines the runtime exports and helpers on globalThis, hidden, never over an existing global', () => {
     const show = () => {};
-    const defined = ['ApiError', 'Session', 'show', 'plot', 'live', 'display', 'store', 'sql', 'Map'];
+    const defined = ['ApiError', 'Session', ...GLOBAL_HELPERS, 'Map'];
     const before = defined.map((name) => Object.getOwnPropertyDescriptor(globalThis, name));
     try {
       defineGlobals(
@@ -115,6 +116,11 @@ describe('preload', () => {
           display: 4,
           store: 5,
           sql: 6,
+          md: 7,
+          html: 8,
+          svg: 9,
+          image: 10,
+          clearOutput: 11,
         },
       );
       const g = globalThis as Record<string, unknown>;
@@ -124,6 +130,7 @@ describe('preload', () => {
       expect(g.display).toBe(4);
       expect(g.store).toBe(5);
       expect(g.sql).toBe(6);
+      expect(g.clearOutput).toBe(11);
       expect('User' in globalThis).toBe(false); // a type only
       expect(g.Map).toBe(Map);
       expect(Object.keys(globalThis)).not.toContain('ApiError');

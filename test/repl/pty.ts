@@ -45,6 +45,39 @@ export const SESSION_READY = /(logged in as|not logged in)[^\n]*\n[\s\S]*scratch
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/**
+ * What a terminal shows between the echo of an input `line` and the next `prompt`, once that
+ * prompt is drawn: `null` until then. The echo is the first row whose text, as last drawn (after
+ * its last carriage return), ends with the line; an input typed without echo (a password) has
+ * none, and then the answer starts at the first new line.
+ */
+export function answerAfterEcho(output: string, line: string, prompt: string): string | null {
+  const trimmed = output.trimEnd();
+  if (!trimmed.endsWith(prompt.trimEnd())) return null;
+  const end = trimmed.length - prompt.trimEnd().length;
+  const wanted = line.trimEnd();
+  let start = -1;
+  let rowStart = 0;
+  for (;;) {
+    const newline = output.indexOf('\n', rowStart);
+    if (newline === -1 || newline >= end) break;
+    const row = output.slice(rowStart, newline).replace(/\r+$/, '');
+    if (
+      row
+        .slice(row.lastIndexOf('\r') + 1)
+        .trimEnd()
+        .endsWith(wanted)
+    ) {
+      start = newline + 1;
+      break;
+    }
+    rowStart = newline + 1;
+  }
+  if (start === -1) start = output.indexOf('\n') + 1;
+  if (start === 0 || start > end) return null;
+  return output.slice(start, end).trimEnd();
+}
+
 /** A REPL in a pseudo-terminal. */
 export class ReplProcess {
   readonly home: string;
@@ -145,21 +178,28 @@ export class ReplProcess {
   }
 
   /**
-   * Types one line and Enter, waits for the next prompt, and answers what was printed in between
-   * (the echoed input line left out).
+   * Types one line and Enter, waits for its answer and the next prompt, and answers what was
+   * printed in between. The answer starts after the echo of the line itself, not after the first
+   * new line: a live chart or a late message may redraw the prompt, or print rows, between the
+   * keys and the echo.
    */
   async run(line: string, timeout = 15_000, prompt = PROMPT): Promise<string> {
-    const offset = this.raw.length;
+    // From the start of the row the prompt is on: the echo is that row, prompt included.
+    const offset = this.raw.lastIndexOf('\n') + 1;
     this.type(`${line}\r`);
-    const done = () => {
-      const out = this.since(offset);
-      const newline = out.indexOf('\n');
-      return newline >= 0 && out.slice(newline).trimEnd().endsWith(prompt.trimEnd());
-    };
-    await this.waitFor(done, timeout, `the prompt after ${JSON.stringify(line)}`);
-    const out = this.since(offset);
-    const body = out.slice(out.indexOf('\n') + 1);
-    return body.slice(0, body.trimEnd().length - prompt.trimEnd().length).trimEnd();
+    let answer: string | null = null;
+    await this.waitFor(
+      () => {
+        // Moving to the first column (readline's redraw) starts the row again, as a carriage return.
+        // biome-ignore lint/suspicious/noControlCharactersInRegex: ANSI escapes start with ESC.
+        const shown = stripAnsi(this.raw.slice(offset).replace(/\x1b\[1?G/g, '\r'));
+        answer = answerAfterEcho(shown, line, prompt);
+        return answer !== null;
+      },
+      timeout,
+      `the answer to ${JSON.stringify(line)} and the prompt after it`,
+    );
+    return answer ?? '';
   }
 
   /**

@@ -120,7 +120,7 @@ describe('scratchlab repl --sandbox', () => {
   it('completes object members on Tab', async () => {
     const offset = repl.raw.length;
     repl.type('session.users.fol');
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await repl.waitFor(() => repl.screen.cursorLine().endsWith('session.users.fol'), 5000, 'the echo');
     repl.type('\t');
     await repl.waitFor(
       () => repl.screen.cursorLine().endsWith('session.users.follow'),
@@ -155,8 +155,9 @@ describe('scratchlab repl --sandbox', () => {
 
   it('interrupts a pending await and a runaway loop with Ctrl-C', async () => {
     let offset = repl.raw.length;
-    repl.type('await new Promise(() => {})\r');
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // Each input says when it runs: a Ctrl-C typed before that would go to the line editor.
+    repl.type("console.log('awaiting'); await new Promise(() => {})\r");
+    await repl.waitFor(() => /\nawaiting\s*\n/.test(repl.since(offset)), 5000, 'the input to run');
     repl.type('\x03');
     await repl.waitFor(
       () => /Interrupted[\s\S]*scratchlab> $/.test(repl.since(offset)),
@@ -164,8 +165,8 @@ describe('scratchlab repl --sandbox', () => {
       'the interruption',
     );
     offset = repl.raw.length;
-    repl.type('while (true) {}\r');
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    repl.type("console.log('looping'); while (true) {}\r");
+    await repl.waitFor(() => /\nlooping\s*\n/.test(repl.since(offset)), 5000, 'the loop to run');
     repl.type('\x03');
     await repl.waitFor(
       () => /interrupted[\s\S]*scratchlab> $/i.test(repl.since(offset)),
@@ -173,6 +174,17 @@ describe('scratchlab repl --sandbox', () => {
       'the loop to stop',
     );
     expect(await repl.run('"still here"')).toBe("'still here'");
+  });
+
+  it("prints md, html, svg and image as text; clearOutput is the kernel's only", async () => {
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: the input's own template literal
+    expect(await repl.run('md`# ${"Scores"}`')).toBe('# Scores');
+    expect(await repl.run('html`<b>bold</b>`')).toBe('<b>bold</b>');
+    expect(await repl.run("svg`<svg width='2'/>`")).toBe('[SVG image, 16 characters]');
+    const png =
+      'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
+    expect(await repl.run(`image(Buffer.from('${png}', 'base64'))`)).toBe('[PNG image, 70 bytes]');
+    expect(await repl.run('typeof clearOutput')).toBe("'undefined'");
   });
 
   it('draws a live chart above the prompt, in place, until Ctrl-C', async () => {
@@ -183,11 +195,18 @@ describe('scratchlab repl --sandbox', () => {
       'const timer = setInterval(() => ee.emit("set", { name: "☁ score", value: String(k++ % 7) }), 50)',
     );
     await repl.run('const h = live(ee, { height: 10 })');
-    await repl.waitFor(() => /score · \d+ changes/.test(repl.screen.text()), 5000, 'the chart');
+    const changes = () => Number(/score · (\d+) changes/.exec(repl.screen.text())?.[1] ?? -1);
+    await repl.waitFor(() => changes() >= 0, 5000, 'the chart');
     // Several redraws later there is still one chart, right above the prompt, which stays usable.
-    await new Promise((resolve) => setTimeout(resolve, 1200));
+    const first = changes();
+    await repl.waitFor(() => changes() >= first + 10, 10_000, 'ten more changes drawn');
     repl.type('1 +');
-    await new Promise((resolve) => setTimeout(resolve, 600));
+    const typed = changes();
+    await repl.waitFor(
+      () => changes() > typed && repl.screen.text().split('\n').at(-1) === 'scratchlab> 1 +',
+      10_000,
+      'a redraw with the input kept',
+    );
     const screen = repl.screen.text();
     expect(screen.match(/Live: last 1m/g)).toHaveLength(1);
     const lines = screen.split('\n');

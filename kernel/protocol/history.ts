@@ -1,0 +1,304 @@
+/**
+ * The kernel's input history, kept as IPython keeps it: every cell's input (and the plain text of
+ * its result) under a session number and the cell's execution count, in the user's data folder,
+ * so that it survives kernel restarts and `jupyter console`'s up-arrow recalls yesterday's cells.
+ *
+ * - Where: `$SCRATCHLAB_HISTORY_DIR`, else Jupyter's data folder (`$JUPYTER_DATA_DIR`, else
+ *   `$XDG_DATA_HOME/jupyter`, else `~/.local/share/jupyter`), in `scratchlab/history.jsonl`.
+ * - One JSON line per cell, plus one per kernel start that claims its session number. Every
+ *   change holds an exclusive lock on the file (proper-lockfile), so two kernels can write at once.
+ * - Bounded: past {@link HistoryOptions.maxBytes} the oldest lines are dropped (the newest half
+ *   is kept); an input longer than {@link MAX_INPUT} is not kept, an output is cut at
+ *   {@link MAX_OUTPUT}.
+ * - `history_request` (tail, range, search) is answered from the file; requests wait for the
+ *   cells recorded before them.
+ */
+import { appendFile, mkdir, open, rename, stat, writeFile } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import { dirname, join } from 'node:path';
+import lockfile from 'proper-lockfile';
+
+/** Longest input kept, in characters: a longer cell is left out of the history. */
+export const MAX_INPUT = 100_000;
+/** Longest output kept, in characters: a longer one is cut. */
+export const MAX_OUTPUT = 10_000;
+/** Default size past which the oldest entries are dropped. */
+const MAX_BYTES = 4 << 20;
+/** Longest wait for another kernel's lock. */
+const LOCK_WAIT_MS = 5000;
+
+/** Options of {@link History.open}. */
+export interface HistoryOptions {
+  /** Size of the file past which the oldest entries are dropped (the newest half kept). */
+  maxBytes?: number;
+  /** Where problems go (the kernel's log): the history never fails a cell. */
+  log?: (line: string) => void;
+}
+
+/** One entry of `history_reply`: session, line, and the input, or `[input, output]` when asked. */
+export type HistoryItem = [number, number, string | [string, string | null]];
+
+/** A `history_request`'s content (the messaging spec's fields). */
+export interface HistoryRequest {
+  hist_access_type?: unknown;
+  output?: unknown;
+  session?: unknown;
+  start?: unknown;
+  stop?: unknown;
+  n?: unknown;
+  pattern?: unknown;
+  unique?: unknown;
+}
+
+interface Entry {
+  s: number;
+  l: number;
+  i: string;
+  o?: string | null;
+}
+
+interface SessionStart {
+  s: number;
+  start: string;
+}
+
+/** The history file for an environment (see the file's comment). */
+export function historyFile(env: NodeJS.ProcessEnv): string {
+  if (env.SCRATCHLAB_HISTORY_DIR) return join(env.SCRATCHLAB_HISTORY_DIR, 'history.jsonl');
+  const data =
+    env.JUPYTER_DATA_DIR ||
+    (env.XDG_DATA_HOME ? join(env.XDG_DATA_HOME, 'jupyter') : join(homedir(), '.local', 'share', 'jupyter'));
+  return join(data, 'scratchlab', 'history.jsonl');
+}
+
+/** One kernel's view of the shared history file: its own session, and queries over every session. */
+export class History {
+  readonly #file: string;
+  readonly #maxBytes: number;
+  readonly #log: (line: string) => void;
+  /** Every change and query, in order: a query sees the cells recorded before it. */
+  #queue: Promise<unknown> = Promise.resolve();
+  #session = 0;
+
+  private constructor(file: string, options: HistoryOptions) {
+    this.#file = file;
+    this.#maxBytes = options.maxBytes ?? MAX_BYTES;
+    this.#log = options.log ?? (() => {});
+  }
+
+  /** Opens `file` (created when missing) and claims the next session number in it. */
+  static open(file: string, options: HistoryOptions = {}): History {
+    if (typeof file !== 'string' || file === '') throw new TypeError('file must be a non-empty path');
+    const maxBytes = options.maxBytes ?? MAX_BYTES;
+    if (!Number.isInteger(maxBytes) || maxBytes < 1024)
+      throw new RangeError('maxBytes must be an integer ≥ 1024');
+    const history = new History(file, options);
+    history.#enqueue(async () => {
+      await mkdir(dirname(file), { recursive: true });
+      await history.#locked(async () => {
+        const lines = await history.#read();
+        const last = lines.reduce((max, line) => Math.max(max, line.s), 0);
+        history.#session = last + 1;
+        const start: SessionStart = { s: history.#session, start: new Date().toISOString() };
+        await appendFile(file, `${JSON.stringify(start)}\n`);
+      });
+    }, 'opening');
+    return history;
+  }
+
+  /** This kernel's session number (0 until the file has been opened). */
+  get session(): number {
+    return this.#session;
+  }
+
+  /** Settles once everything recorded so far is written (or has failed and been logged). */
+  flushed(): Promise<void> {
+    return this.#queue.then(() => undefined);
+  }
+
+  /** Records cell `line`'s input and the plain text of its result. */
+  record(line: number, input: string, output: string | null): void {
+    if (input.length > MAX_INPUT) {
+      this.#log(`history: cell ${line} is longer than ${MAX_INPUT} characters, not kept`);
+      return;
+    }
+    const kept = output !== null && output.length > MAX_OUTPUT ? `${output.slice(0, MAX_OUTPUT)}…` : output;
+    this.#enqueue(async () => {
+      if (this.#session === 0) return; // the file could not be opened (logged)
+      const entry: Entry = { s: this.#session, l: line, i: input, o: kept };
+      await this.#locked(async () => {
+        await appendFile(this.#file, `${JSON.stringify(entry)}\n`);
+        const { size } = await stat(this.#file);
+        if (size > this.#maxBytes) await this.#compact();
+      });
+    }, `recording cell ${line}`);
+  }
+
+  /** The `history` list of a `history_reply` for `request`; throws a `TypeError` for a malformed one. */
+  query(request: HistoryRequest): Promise<HistoryItem[]> {
+    const output = request.output === true;
+    const kind = request.hist_access_type;
+    let select: (entries: Entry[]) => Entry[];
+    if (kind === 'tail') {
+      const n = count(request.n, 'n');
+      select = (entries) => lastOf(entries, n);
+    } else if (kind === 'range') {
+      const session = integer(request.session ?? 0, 'session');
+      const start = integer(request.start ?? 0, 'start');
+      const stop = request.stop === null || request.stop === undefined ? null : integer(request.stop, 'stop');
+      select = (entries) => {
+        // As IPython: 0 is this session, -1 the one before, and so on.
+        const wanted = session > 0 ? session : this.#session + session;
+        return entries.filter((e) => e.s === wanted && e.l >= start && (stop === null || e.l < stop));
+      };
+    } else if (kind === 'search') {
+      if (typeof request.pattern !== 'string') throw new TypeError('pattern must be a string');
+      const pattern = globToRegExp(request.pattern);
+      const n = count(request.n, 'n');
+      const unique = request.unique === true;
+      select = (entries) => {
+        let found = entries.filter((e) => pattern.test(e.i));
+        if (unique) {
+          const last = new Map<string, Entry>();
+          for (const entry of found) {
+            last.delete(entry.i);
+            last.set(entry.i, entry);
+          }
+          found = [...last.values()];
+        }
+        return lastOf(found, n);
+      };
+    } else {
+      throw new TypeError(
+        `hist_access_type must be 'tail', 'range' or 'search', not ${JSON.stringify(kind)}`,
+      );
+    }
+    return this.#enqueue(async () => {
+      const entries = (await this.#read()).filter((line): line is Entry => 'i' in line);
+      return select(entries).map((e): HistoryItem => [e.s, e.l, output ? [e.i, e.o ?? null] : e.i]);
+    });
+  }
+
+  /** Runs `task` after everything before it; `what` names a failure in the log (else it rejects). */
+  #enqueue<T>(task: () => Promise<T>, what?: string): Promise<T> {
+    const run = this.#queue.then(task);
+    this.#queue = run.catch((error: unknown) => {
+      if (what)
+        this.#log(`history: ${what} failed: ${error instanceof Error ? error.message : String(error)}`);
+    });
+    return run;
+  }
+
+  async #locked(task: () => Promise<void>): Promise<void> {
+    const release = await lockfile.lock(this.#file, {
+      realpath: false,
+      stale: 10_000,
+      retries: { retries: Math.ceil(LOCK_WAIT_MS / 25), factor: 1, minTimeout: 25, maxTimeout: 25 },
+    });
+    try {
+      await task();
+    } finally {
+      await release();
+    }
+  }
+
+  /** The file's lines, at most its last `maxBytes` (a partly written last line is skipped). */
+  async #read(): Promise<(Entry | SessionStart)[]> {
+    let handle: Awaited<ReturnType<typeof open>>;
+    try {
+      handle = await open(this.#file, 'r');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+      throw error;
+    }
+    let text: string;
+    try {
+      const { size } = await handle.stat();
+      const length = Math.min(size, this.#maxBytes * 2);
+      const buffer = Buffer.alloc(length);
+      await handle.read(buffer, 0, length, size - length);
+      text = buffer.toString('utf8');
+      if (length < size) text = text.slice(text.indexOf('\n') + 1);
+    } finally {
+      await handle.close();
+    }
+    const lines: (Entry | SessionStart)[] = [];
+    for (const line of text.split('\n')) {
+      if (line === '') continue;
+      try {
+        const parsed = JSON.parse(line) as Entry | SessionStart;
+        if (typeof parsed === 'object' && parsed !== null && Number.isInteger(parsed.s)) lines.push(parsed);
+      } catch {
+        // A line cut by a full disk or a killed writer: the others still count.
+      }
+    }
+    return lines;
+  }
+
+  /**
+   * Keeps the newest lines that fit in half of `maxBytes` (called with the lock held), and the
+   * start of the newest session, so that session numbers are never given out twice.
+   */
+  async #compact(): Promise<void> {
+    const all = await this.#read();
+    const lines = all.map((line) => `${JSON.stringify(line)}\n`);
+    let size = 0;
+    let first = lines.length;
+    while (first > 0 && size + Buffer.byteLength(lines[first - 1]!) <= this.#maxBytes / 2) {
+      first--;
+      size += Buffer.byteLength(lines[first]!);
+    }
+    const newest = all.reduce((max, line) => Math.max(max, line.s), 0);
+    const kept = lines.slice(first);
+    if (!all.slice(first).some((line) => line.s === newest)) {
+      kept.unshift(`${JSON.stringify({ s: newest, start: 'compacted' } satisfies SessionStart)}\n`);
+    }
+    // Written aside and renamed: a reader sees the old file or the new one, never half of it.
+    const temporary = `${this.#file}.${process.pid}.tmp`;
+    await writeFile(temporary, kept.join(''));
+    await rename(temporary, this.#file);
+  }
+}
+
+/** The last `n` of `list` (all of it for `null`). */
+function lastOf<T>(list: T[], n: number | null): T[] {
+  if (n === null) return list;
+  return n === 0 ? [] : list.slice(-n);
+}
+
+/** A non-negative integer or nothing (`null`). */
+function count(value: unknown, name: string): number | null {
+  if (value === undefined || value === null) return null;
+  const n = integer(value, name);
+  if (n < 0) throw new RangeError(`${name} must be ≥ 0`);
+  return n;
+}
+
+function integer(value: unknown, name: string): number {
+  if (typeof value !== 'number' || !Number.isInteger(value))
+    throw new TypeError(`${name} must be an integer`);
+  return value;
+}
+
+/**
+ * IPython's search pattern: SQLite's GLOB over the whole input (`*` any text, `?` one character,
+ * `[…]` a set), case-sensitive. Not a path glob: `*` crosses `/` and new lines.
+ */
+export function globToRegExp(pattern: string): RegExp {
+  let source = '';
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i]!;
+    if (c === '*') source += '[\\s\\S]*';
+    else if (c === '?') source += '[\\s\\S]';
+    else if (c === '[') {
+      const close = pattern.indexOf(']', i + 2);
+      if (close === -1) source += '\\[';
+      else {
+        const body = pattern.slice(i + 1, close).replace(/\\/g, '\\\\');
+        source += body.startsWith('^') ? `[^${body.slice(1)}]` : `[${body}]`;
+        i = close;
+      }
+    } else source += c.replace(/[.+^${}()|\\\]]/g, '\\$&');
+  }
+  return new RegExp(`^${source}$`);
+}

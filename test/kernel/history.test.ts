@@ -1,0 +1,104 @@
+// The kernel's history (kernel/protocol/history.ts): kept in Jupyter's data folder across kernel
+// restarts, answered to history_request (tail, range, search), bounded in size, and whole when
+// two processes write it at once.
+import { execFile } from 'node:child_process';
+import { readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { History } from '../../kernel/protocol/history.js';
+import { drive, hasJupyter, installKernels, type JupyterHome, jupyterHome, ROOT } from './jupyter.js';
+
+const run = promisify(execFile);
+
+/** A process that opens the history `file` (bounded at `maxBytes`) and records `count` cells. */
+const WRITER = `
+const { History } = await import(${JSON.stringify(join(ROOT, 'dist/kernel/protocol/history.js'))});
+const [file, count, maxBytes] = process.argv.slice(1);
+const history = History.open(file, { maxBytes: Number(maxBytes), log: (line) => { console.error(line); process.exitCode = 1; } });
+for (let i = 1; i <= Number(count); i++) history.record(i, 'cell ' + i + ' ' + 'x'.repeat(60), String(i));
+await history.flushed();
+console.log(history.session);
+`;
+
+describe('the history file', () => {
+  it('stays whole and bounded while two processes write it at once; the newest cells are kept', {
+    timeout: 120_000,
+  }, async () => {
+    const home = jupyterHome('history-file');
+    const file = join(home.dir, 'history.jsonl');
+    const maxBytes = 16 * 1024;
+    const writers = [0, 1].map(() =>
+      run(process.execPath, ['--input-type=module', '-e', WRITER, file, '300', String(maxBytes)]),
+    );
+    const sessions = (await Promise.all(writers)).map(({ stdout }) => Number(stdout.trim()));
+    expect(new Set(sessions).size).toBe(2);
+
+    expect(statSync(file).size).toBeLessThanOrEqual(maxBytes);
+    const lines = readFileSync(file, 'utf8').trimEnd().split('\n');
+    const entries = lines.map((line) => JSON.parse(line) as { s: number; l?: number; i?: string });
+    // Dropping the oldest lines leaves each writer's newest cells, in order and without a gap
+    // (all of a writer's cells go when the other wrote 300 after it finished).
+    for (const session of sessions) {
+      const kept = entries.filter((e) => e.s === session && e.l !== undefined).map((e) => e.l!);
+      const first = kept[0] ?? 301;
+      expect(kept).toEqual(Array.from({ length: 301 - first }, (_, i) => first + i));
+    }
+    expect(entries.at(-1)).toMatchObject({ l: 300 });
+
+    const third = History.open(file, { maxBytes });
+    const tail = await third.query({ hist_access_type: 'tail', n: 2, output: true });
+    expect(tail.map(([, line, cell]) => [line, (cell as [string, string])[1]])).toEqual([
+      [expect.any(Number), expect.any(String)],
+      [300, '300'],
+    ]);
+    expect(third.session).toBe(Math.max(...sessions) + 1);
+    expect(() => third.query({ hist_access_type: 'everything' })).toThrow(TypeError);
+    expect(() => third.query({ hist_access_type: 'tail', n: -1 })).toThrow(RangeError);
+  });
+});
+
+describe.skipIf(!hasJupyter)('history in the kernel', () => {
+  let home: JupyterHome;
+
+  beforeAll(async () => {
+    home = jupyterHome('history');
+    await installKernels(home);
+  });
+
+  it('keeps cells across a restart, in the data folder, and answers tail, range and search', {
+    timeout: 180_000,
+  }, async () => {
+    const folder = join(home.dir, 'notebooks');
+    const first = await drive(home, 'scratchlab', folder, [
+      { execute: 'const yesterday = 6 * 7' },
+      { execute: 'yesterday + 1' },
+    ]);
+    for (const result of first) expect(result.error).toBeUndefined();
+
+    // A new kernel process: a restart.
+    const second = await drive(home, 'scratchlab', folder, [
+      { history: { hist_access_type: 'tail', n: 2, output: false, raw: true } },
+      { execute: "'today'" },
+      { history: { hist_access_type: 'tail', n: 1, output: true, raw: true } },
+      { history: { hist_access_type: 'range', session: 0, start: 1, stop: 2, output: false, raw: true } },
+      { history: { hist_access_type: 'search', pattern: 'yesterday*', n: 10, output: false, raw: true } },
+      { history: { hist_access_type: 'sideways' } },
+    ]);
+    expect(second[0]!.reply).toEqual({
+      status: 'ok',
+      history: [
+        [1, 1, 'const yesterday = 6 * 7'],
+        [1, 2, 'yesterday + 1'],
+      ],
+    });
+    expect(second[2]!.reply!.history).toEqual([[2, 1, ["'today'", "'today'"]]]);
+    expect(second[3]!.reply!.history).toEqual([[2, 1, "'today'"]]);
+    expect(second[4]!.reply!.history).toEqual([[1, 2, 'yesterday + 1']]);
+    expect(second[5]!.reply).toMatchObject({ status: 'error', ename: 'TypeError', history: [] });
+
+    // Where Jupyter keeps its data (JUPYTER_DATA_DIR here).
+    const file = join(home.env.JUPYTER_DATA_DIR, 'scratchlab', 'history.jsonl');
+    expect(readFileSync(file, 'utf8')).toContain('const yesterday = 6 * 7');
+  });
+});
