@@ -19,6 +19,7 @@
 import { isModuleNamespaceObject } from 'node:util/types';
 import { type Node, Parser } from 'acorn';
 import type { TransformOptions, TransformResult } from 'esbuild';
+import { tslabTypeScript } from '../tslab.js';
 
 /** What a cell becomes. */
 export interface CellScript {
@@ -475,7 +476,26 @@ export async function cellScript(source: string): Promise<CellScript> {
     throw new RangeError(`a cell holds at most ${MAX_CELL_CHARS} characters, this one ${source.length}`);
   const plain = plainJavaScript(source);
   if (plain !== null) return scriptOf(plain);
-  const result = await stripTypes(source);
+  const result = await stripTypes(keepLastExpression(source));
   refuseConstantAssignment(result);
   return scriptOf(result.code);
+}
+
+/**
+ * The cell with its last expression statement assigned to `exports.tsLastExpr` before its types
+ * are stripped: esbuild drops an expression it sees no use for (`undefined`, `-1`, `NaN`, `!0`),
+ * and the value of the statement before would then show as the cell's. {@link scriptOf} captures
+ * the assignment's value, which is the expression's. A cell TypeScript cannot parse is left as
+ * it is, for esbuild to report.
+ */
+function keepLastExpression(source: string): string {
+  const ts = tslabTypeScript();
+  const file = ts.createSourceFile('cell.ts', source, ts.ScriptTarget.Latest, false, ts.ScriptKind.TS);
+  const diagnostics = (file as { parseDiagnostics?: readonly unknown[] }).parseDiagnostics;
+  const last = file.statements.at(-1);
+  if (!last || !ts.isExpressionStatement(last) || diagnostics === undefined || diagnostics.length > 0)
+    return source;
+  const start = last.expression.getStart(file);
+  const end = last.expression.end;
+  return `${source.slice(0, start)}exports.tsLastExpr = (${source.slice(start, end)})${source.slice(end)}`;
 }

@@ -37,9 +37,8 @@ export type CellOutcome = (
   | { status: 'error'; ename: string; evalue: string; traceback: string[] }
 ) & {
   /**
-   * Work started once the reply is out (the cell's type check, so it does not slow the reply),
-   * answering text for the cell's stderr (its warnings) or `null`. The cell's `idle` waits for it,
-   * as a front end drops a cell's output after its `idle`.
+   * The cell's type check, once it has run: text for the cell's stderr (its warnings) or `null`.
+   * It is awaited before the reply, as a front end drops a cell's output after its `idle`.
    */
   later?: () => Promise<string | null>;
 };
@@ -406,19 +405,19 @@ export class KernelServer extends TslabServerClass {
       // As ipykernel: the requests queued behind this one were meant to follow it.
       if (stop_on_error !== false) this.#abortUntil = performance.now() + ABORT_WINDOW_MS;
     }
+    // The cell's type check ran beside it; its warnings are the cell's output, so they come before
+    // the reply and `idle`, as every output of a cell does (a front end drops what comes after).
+    const { later: check } = outcome;
+    if (check && !silent) {
+      try {
+        const text = await check();
+        if (text !== null && !this.#closing) this.#publish(message, 'stream', { name: 'stderr', text });
+      } catch (error) {
+        this.#backend.log(`type check of cell ${count}: ${String(error)}`);
+      }
+    }
     this.#flush();
     reply.signAndSend(this.connInfo.key, socket);
-    const { later: then } = outcome;
-    if (then && !silent) {
-      const sent = socket instanceof QueuedSocket ? socket.drained() : Promise.resolve();
-      const later = sent.then(then).then((text) => {
-        if (text !== null && !this.#closing) this.#publish(message, 'stream', { name: 'stderr', text });
-      });
-      this.#replying.set(
-        message,
-        later.catch((error: unknown) => this.#backend.log(`after cell ${count}: ${String(error)}`)),
-      );
-    }
   }
 
   /**
