@@ -6,5 +6,9 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // Most suites wait on other processes (sandboxes, kernels, Jupyter, Chromium, DuckDB children):
+    // two files at a time on the 2-core machine (vitest's default there is one).
+    maxWorkers: 2,
+    minWorkers: 1,
   },
 });
