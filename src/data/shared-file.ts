@@ -72,7 +72,12 @@ export class SharedFile {
 
   /** Waits for queued work, then closes the in-memory database (a file is closed after each turn). */
   async close(): Promise<void> {
-    while (this.#session) await this.#session;
+    // Between two turns the queue may hold work while no turn runs (the pause that lets others
+    // in): start the next turn now rather than answer before that work has run.
+    while (this.#session !== null || this.#queue.length > 0) {
+      this.#pump();
+      await this.#session;
+    }
     if (this.#memory) {
       this.#memory.connection.closeSync();
       this.#memory.instance.closeSync();

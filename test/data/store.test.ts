@@ -3,10 +3,10 @@
  * (paged list, record list, array, iterable, async iterable), columns named as `toRows()` names
  * them, lists kept, type widening, upsert by key, queries with parameters, exports read back.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Store } from '../../src/data/index.js';
+import { openStore, type Store } from '../../src/data/index.js';
 import { RecordList } from '../../src/index.js';
 import { useSandbox } from '../support/sandbox.js';
 import { useTempStore } from '../support/temp-store.js';
@@ -251,5 +251,22 @@ describe('export and import', () => {
     expect(names).toContain('people');
     expect(names.some((n) => n.startsWith('_scratchlab'))).toBe(false);
     expect(tables.find((t) => t.name === 'people')).toMatchObject({ rows: 3, columns: 3 });
+  });
+});
+
+describe('close', () => {
+  it('answers once every queued operation has run, twice at once included; nothing opens the file after it', async () => {
+    const other = await openStore(join(dir, 'closing.duckdb'));
+    await other.query('create table t as select range i from range(1000)');
+    let done = 0;
+    const queued = Array.from({ length: 200 }, () =>
+      other.query('select sum(i) from t, range(20000)').then(() => done++),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    await Promise.all([other.close(), other.close().then(() => expect(done).toBe(200))]);
+    expect(done).toBe(200);
+    await Promise.all(queued);
+    await expect(other.query('select 1')).rejects.toThrow(/is closed/);
+    expect(existsSync(join(dir, 'closing.duckdb.lock'))).toBe(false);
   });
 });
