@@ -3,7 +3,7 @@
  * (paged list, record list, array, iterable, async iterable), columns named as `toRows()` names
  * them, lists kept, type widening, upsert by key, queries with parameters, exports read back.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { openStore, type Store } from '../../src/data/index.js';
@@ -243,6 +243,25 @@ describe('export and import', () => {
     expect(JSON.parse(readFileSync(saved.path, 'utf8')).length).toBe(
       (await store.query('select * from arr')).length,
     );
+  });
+
+  it('never writes over its own files (the database, its log, lock and staging folder, through a link too)', async () => {
+    await store.load('kept', [{ id: 1 }]);
+    const own = join(dir, 'test.duckdb');
+    symlinkSync(own, join(dir, 'link.parquet'));
+    for (const [file, options] of [
+      [own, { format: 'parquet' }],
+      [`${own}.wal`, { format: 'csv' }],
+      [join(`${own}.lock`, 'x.csv'), {}],
+      [`${own}.loads`, { partitionBy: 'id' }],
+      [join(dir, 'link.parquet'), {}],
+    ] as const) {
+      await expect(store.export('kept', file, options)).rejects.toThrow(
+        /cannot write over the store's own file/,
+      );
+      await expect(store.exportQuery('select 1 as id', file, options)).rejects.toThrow(TypeError);
+    }
+    expect((await store.query('select count(*)::int as n from kept'))[0]).toEqual({ n: 1 });
   });
 
   it('lists its tables without its own bookkeeping', async () => {
