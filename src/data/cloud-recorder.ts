@@ -127,6 +127,7 @@ export class CloudRecorder extends TypedEmitter<CloudRecorderEvents> {
   #polling: Promise<void> | null = null;
   #running = false;
   #stopping: Promise<void> | null = null;
+  #starting: Promise<void> | null = null;
   /** Consecutive failed writes: the retry waits longer after each. */
   #failedFlushes = 0;
 
@@ -212,7 +213,16 @@ export class CloudRecorder extends TypedEmitter<CloudRecorderEvents> {
    * Creates the table, connects, reads the log back to the last stored entry, then keeps
    * recording. A stopped recorder starts again (the gap filled from the log where there is one).
    */
-  async start(): Promise<void> {
+  start(): Promise<void> {
+    // Calls while a start runs share it: a second start would poll the log a second time, on a
+    // timer stop() does not know.
+    this.#starting ??= this.#start().finally(() => {
+      this.#starting = null;
+    });
+    return this.#starting;
+  }
+
+  async #start(): Promise<void> {
     if (this.#running) return;
     await this.#stopping;
     this.#stopping = null;
