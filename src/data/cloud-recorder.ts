@@ -19,7 +19,7 @@ import { LOGS_PAGE_SIZE } from '../cloud/cloud-logs.js';
 import { entryKey } from '../cloud/log-anchor.js';
 import { TypedEmitter } from '../cloud/typed-emitter.js';
 import type { CloudLogEntry } from '../records/records.js';
-import { assertSeconds } from '../records/validate.js';
+import { assertSeconds, MAX_TIMER_SECONDS } from '../records/validate.js';
 import type { SharedFile } from './shared-file.js';
 import { checkTableName, quoteName } from './sql-names.js';
 
@@ -170,7 +170,7 @@ export class CloudRecorder extends TypedEmitter<CloudRecorderEvents> {
     this.table = checkTableName(options.table ?? 'cloud_activity');
     this.#file = file;
     this.#cloud = cloud;
-    this.#interval = assertSeconds(options.interval ?? 2, 'interval');
+    this.#interval = assertSeconds(options.interval ?? 2, 'interval', 0, MAX_TIMER_SECONDS);
     if (this.#interval === 0) throw new RangeError('interval must be a number of seconds above 0, got 0');
     this.#wantLogs = options.logs ?? true;
   }

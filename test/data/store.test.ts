@@ -6,7 +6,7 @@
 import { existsSync, readdirSync, readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { openStore, type Store } from '../../src/data/index.js';
+import { LiveQuery, openStore, type Store } from '../../src/data/index.js';
 import { RecordList } from '../../src/index.js';
 import { useSandbox } from '../support/sandbox.js';
 import { useTempStore } from '../support/temp-store.js';
@@ -287,5 +287,19 @@ describe('close', () => {
     await Promise.all(queued);
     await expect(other.query('select 1')).rejects.toThrow(/is closed/);
     expect(existsSync(join(dir, 'closing.duckdb.lock'))).toBe(false);
+  });
+});
+
+describe('live queries', () => {
+  it('refuse a period no timer keeps (it would query every millisecond), as a recorder does, and a window past any date', async () => {
+    const onRows = () => {};
+    expect(() => new LiveQuery(store, { sql: 'select 1', every: 1e7 }, onRows)).toThrow(RangeError);
+    expect(() => new LiveQuery(store, { table: 'kept', window: 1e300 }, onRows)).toThrow(RangeError);
+    const cloud = { connect: async () => {} } as unknown as Parameters<Store['recordCloud']>[0];
+    await expect(store.recordCloud(cloud, { interval: 1e7 })).rejects.toThrow(/interval must be at most/);
+    const query = new LiveQuery(store, { sql: 'select 1 as n', every: 86_400 }, onRows);
+    await query.start();
+    await query.stop();
+    expect(query.rows).toEqual([{ n: 1 }]);
   });
 });
