@@ -273,6 +273,8 @@ export class CloudRecorder extends TypedEmitter<CloudRecorderEvents> {
    * ({@link CloudRecorder.pending} says how many sets are not stored). The connection stays as it is.
    */
   stop(): Promise<void> {
+    // A stop while a start runs (a store closed meanwhile) stops the recorder once it has started.
+    if (this.#starting !== null) return this.#starting.catch(() => undefined).then(() => this.stop());
     if (!this.#running && this.#stopping === null) return Promise.resolve();
     this.#stopping ??= (async () => {
       this.#running = false;

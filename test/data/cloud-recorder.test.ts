@@ -183,6 +183,23 @@ it('two start() calls at once are one start: after stop() the log is read no mor
   await cloud.disconnect();
 });
 
+it('a store closed while a recorder starts stops that recorder once it has started', async () => {
+  const cloud = Cloud.alternate('recorder-closing', {
+    purpose: 'recorder test',
+    contact: '@tester',
+    host: ctx.sandbox.alternateCloudHost,
+    username: 'closing',
+  });
+  const store = await openStore(join(dir, 'closing.duckdb'));
+  const starting = store.recordCloud(cloud);
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  expect(await store.close()).toBe(0);
+  const recorder = await starting;
+  expect(recorder.running).toBe(false);
+  expect(cloud.listenerCount('set')).toBe(0);
+  await cloud.disconnect();
+});
+
 /** Waits until an async check holds (a safety bound, not an assertion). */
 async function waitUntil(check: () => Promise<boolean>, limitMs = 20_000): Promise<void> {
   const deadline = Date.now() + limitMs;
