@@ -290,6 +290,27 @@ describe('close', () => {
   });
 });
 
+describe('close during a load', () => {
+  it("refuses the load's move into the closed store and removes its staging file", async () => {
+    const file = join(dir, 'loading.duckdb');
+    const other = await openStore(file);
+    await other.load('t', [{ id: 0 }]);
+    let closing: Promise<number> | undefined;
+    async function* rows() {
+      for (let id = 1; id <= 20_000; id++) {
+        yield { id };
+        if (id === 10_000) closing = other.close();
+      }
+    }
+    await expect(other.load('t', rows())).rejects.toThrow(/is closed/);
+    await closing;
+    expect(readdirSync(`${file}.loads`)).toEqual([]);
+    const again = await openStore(file);
+    expect((await again.query('select count(*)::int as n from t'))[0]).toEqual({ n: 1 });
+    await again.close();
+  });
+});
+
 describe('live queries', () => {
   it('refuse a period no timer keeps (it would query every millisecond), as a recorder does, and a window past any date', async () => {
     const onRows = () => {};
