@@ -24,6 +24,8 @@ export const MAX_INPUT = 100_000;
 export const MAX_OUTPUT = 10_000;
 /** Default size past which the oldest entries are dropped. */
 const MAX_BYTES = 4 << 20;
+/** The largest session number read from the file (a kernel start a second for 30 years stays below). */
+const MAX_SESSION = 1_000_000_000;
 /** Longest wait for another kernel's lock. */
 const LOCK_WAIT_MS = 5000;
 
@@ -227,7 +229,7 @@ export class History {
       if (line === '') continue;
       try {
         const parsed = JSON.parse(line) as Entry | SessionStart;
-        if (typeof parsed === 'object' && parsed !== null && Number.isInteger(parsed.s)) lines.push(parsed);
+        if (typeof parsed === 'object' && parsed !== null && isSessionNumber(parsed.s)) lines.push(parsed);
       } catch {
         // A line cut by a full disk or a killed writer: the others still count.
       }
@@ -258,6 +260,15 @@ export class History {
     await writeFile(temporary, kept.join(''));
     await rename(temporary, this.#file);
   }
+}
+
+/**
+ * A session number a kernel could have written: a whole number from 1 to {@link MAX_SESSION}. A
+ * damaged line's `1e308` would otherwise make every later kernel claim the same number (`1e308 + 1`
+ * is `1e308`).
+ */
+function isSessionNumber(value: unknown): value is number {
+  return Number.isInteger(value) && (value as number) >= 1 && (value as number) <= MAX_SESSION;
 }
 
 /** The last `n` of `list` (all of it for `null`). */
