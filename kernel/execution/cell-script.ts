@@ -477,5 +477,10 @@ export async function cellScript(source: string): Promise<CellScript> {
   if (plain !== null) return scriptOf(plain);
   const result = await stripTypes(source);
   refuseConstantAssignment(result);
-  return scriptOf(result.code);
+  // esbuild drops a last `undefined` (or `void 0`), the way a cell says it shows nothing: without
+  // it the statement before would be the cell's value (a `display()` handle shown as the result).
+  return scriptOf(ENDS_WITH_NOTHING.test(source) ? `${result.code}\nundefined;` : result.code);
 }
+
+/** A cell whose last statement is `undefined` or `void 0` (a comment may follow it). */
+const ENDS_WITH_NOTHING = /(?:^|[;\n}])[ \t]*(?:undefined|void[ \t]+0)[ \t]*;?[ \t]*(?:\/\/[^\n]*)?\s*$/;
