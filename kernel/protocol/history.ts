@@ -24,6 +24,8 @@ export const MAX_INPUT = 100_000;
 export const MAX_OUTPUT = 10_000;
 /** Default size past which the oldest entries are dropped. */
 const MAX_BYTES = 4 << 20;
+/** The largest session number read from the file (a kernel start a second for 30 years stays below). */
+const MAX_SESSION = 1_000_000_000;
 /** Longest wait for another kernel's lock. */
 const LOCK_WAIT_MS = 5000;
 
@@ -153,11 +155,11 @@ export class History {
       };
     } else if (kind === 'search') {
       if (typeof request.pattern !== 'string') throw new TypeError('pattern must be a string');
-      const pattern = globToRegExp(request.pattern);
+      const matches = globMatcher(request.pattern);
       const n = count(request.n, 'n');
       const unique = request.unique === true;
       select = (entries) => {
-        let found = entries.filter((e) => pattern.test(e.i));
+        let found = entries.filter((e) => typeof e.i === 'string' && matches(e.i));
         if (unique) {
           const last = new Map<string, Entry>();
           for (const entry of found) {
@@ -227,7 +229,7 @@ export class History {
       if (line === '') continue;
       try {
         const parsed = JSON.parse(line) as Entry | SessionStart;
-        if (typeof parsed === 'object' && parsed !== null && Number.isInteger(parsed.s)) lines.push(parsed);
+        if (typeof parsed === 'object' && parsed !== null && isSessionNumber(parsed.s)) lines.push(parsed);
       } catch {
         // A line cut by a full disk or a killed writer: the others still count.
       }
@@ -260,6 +262,15 @@ export class History {
   }
 }
 
+/**
+ * A session number a kernel could have written: a whole number from 1 to {@link MAX_SESSION}. A
+ * damaged line's `1e308` would otherwise make every later kernel claim the same number (`1e308 + 1`
+ * is `1e308`).
+ */
+function isSessionNumber(value: unknown): value is number {
+  return Number.isInteger(value) && (value as number) >= 1 && (value as number) <= MAX_SESSION;
+}
+
 /** The last `n` of `list` (all of it for `null`). */
 function lastOf<T>(list: T[], n: number | null): T[] {
   if (n === null) return list;
@@ -280,25 +291,56 @@ function integer(value: unknown, name: string): number {
   return value;
 }
 
+/** One part of a search pattern: any text, one character, a set of characters, or a character. */
+type GlobPart = { any: true } | { one: (c: string) => boolean };
+
 /**
  * IPython's search pattern: SQLite's GLOB over the whole input (`*` any text, `?` one character,
- * `[…]` a set), case-sensitive. Not a path glob: `*` crosses `/` and new lines.
+ * `[…]` a set, `[^…]` its complement), case-sensitive. Not a path glob: `*` crosses `/` and new
+ * lines. Matched without a regular expression's backtracking, in at most (input × pattern) steps:
+ * a pattern such as `*a*a*a*b` over a long cell would otherwise keep the kernel busy for hours.
+ * @throws TypeError when a set is not valid (`[z-a]`)
  */
-export function globToRegExp(pattern: string): RegExp {
-  let source = '';
+export function globMatcher(pattern: string): (text: string) => boolean {
+  const parts: GlobPart[] = [];
   for (let i = 0; i < pattern.length; i++) {
     const c = pattern[i]!;
-    if (c === '*') source += '[\\s\\S]*';
-    else if (c === '?') source += '[\\s\\S]';
-    else if (c === '[') {
+    if (c === '*') {
+      if (!('any' in (parts.at(-1) ?? {}))) parts.push({ any: true });
+    } else if (c === '?') parts.push({ one: () => true });
+    else if (c === '[' && pattern.indexOf(']', i + 2) !== -1) {
       const close = pattern.indexOf(']', i + 2);
-      if (close === -1) source += '\\[';
-      else {
-        const body = pattern.slice(i + 1, close).replace(/\\/g, '\\\\');
-        source += body.startsWith('^') ? `[^${body.slice(1)}]` : `[${body}]`;
-        i = close;
+      const body = pattern.slice(i + 1, close).replace(/\\/g, '\\\\');
+      let set: RegExp;
+      try {
+        set = new RegExp(body.startsWith('^') ? `^[^${body.slice(1)}]$` : `^[${body}]$`);
+      } catch {
+        throw new TypeError(`pattern has a set that is not valid: [${pattern.slice(i + 1, close)}]`);
       }
-    } else source += c.replace(/[.+^${}()|\\\]]/g, '\\$&');
+      parts.push({ one: (x) => set.test(x) });
+      i = close;
+    } else parts.push({ one: (x) => x === c });
   }
-  return new RegExp(`^${source}$`);
+  return (text) => {
+    // The two-pointer wildcard match: on a mismatch, the last `*` takes one more character.
+    let t = 0;
+    let p = 0;
+    let starPart = -1;
+    let starText = 0;
+    while (t < text.length) {
+      const part = parts[p];
+      if (part && 'any' in part) {
+        starPart = p++;
+        starText = t;
+      } else if (part?.one(text[t]!)) {
+        p++;
+        t++;
+      } else if (starPart >= 0) {
+        p = starPart + 1;
+        t = ++starText;
+      } else return false;
+    }
+    while (p < parts.length && 'any' in parts[p]!) p++;
+    return p === parts.length;
+  };
 }

@@ -13,7 +13,7 @@
 
 import { PollLoop, type PollRun } from '../http/poll-loop.js';
 import type { CloudLogEntry, CloudVerb } from '../records/records.js';
-import { assertInteger, assertSeconds, describe } from '../records/validate.js';
+import { assertInteger, assertSeconds, describe, MAX_TIMER_SECONDS } from '../records/validate.js';
 import { LOGS_PAGE_SIZE } from './cloud-logs.js';
 import { anchorOf, countNew, entryKey } from './log-anchor.js';
 import type { CloudSetLike } from './requests/cloud-like.js';
@@ -96,7 +96,7 @@ export class CloudEvents extends TypedEmitter<CloudEventsMap> {
     if (source !== 'logs' && source !== 'websocket') {
       throw new TypeError(`source must be "logs" or "websocket", got ${describe(source)}`);
     }
-    const interval = assertSeconds(options.interval ?? 1, 'interval');
+    const interval = assertSeconds(options.interval ?? 1, 'interval', 0, MAX_TIMER_SECONDS);
     if (interval === 0) throw new RangeError('interval must be a number of seconds above 0, got 0');
     this.source = source;
     this.interval = interval;

@@ -19,7 +19,7 @@ import { LOGS_PAGE_SIZE } from '../cloud/cloud-logs.js';
 import { entryKey } from '../cloud/log-anchor.js';
 import { TypedEmitter } from '../cloud/typed-emitter.js';
 import type { CloudLogEntry } from '../records/records.js';
-import { assertSeconds } from '../records/validate.js';
+import { assertSeconds, MAX_TIMER_SECONDS } from '../records/validate.js';
 import type { SharedFile } from './shared-file.js';
 import { checkTableName, quoteName } from './sql-names.js';
 
@@ -127,6 +127,7 @@ export class CloudRecorder extends TypedEmitter<CloudRecorderEvents> {
   #polling: Promise<void> | null = null;
   #running = false;
   #stopping: Promise<void> | null = null;
+  #starting: Promise<void> | null = null;
   /** Consecutive failed writes: the retry waits longer after each. */
   #failedFlushes = 0;
 
@@ -169,7 +170,7 @@ export class CloudRecorder extends TypedEmitter<CloudRecorderEvents> {
     this.table = checkTableName(options.table ?? 'cloud_activity');
     this.#file = file;
     this.#cloud = cloud;
-    this.#interval = assertSeconds(options.interval ?? 2, 'interval');
+    this.#interval = assertSeconds(options.interval ?? 2, 'interval', 0, MAX_TIMER_SECONDS);
     if (this.#interval === 0) throw new RangeError('interval must be a number of seconds above 0, got 0');
     this.#wantLogs = options.logs ?? true;
   }
@@ -212,7 +213,16 @@ export class CloudRecorder extends TypedEmitter<CloudRecorderEvents> {
    * Creates the table, connects, reads the log back to the last stored entry, then keeps
    * recording. A stopped recorder starts again (the gap filled from the log where there is one).
    */
-  async start(): Promise<void> {
+  start(): Promise<void> {
+    // Calls while a start runs share it: a second start would poll the log a second time, on a
+    // timer stop() does not know.
+    this.#starting ??= this.#start().finally(() => {
+      this.#starting = null;
+    });
+    return this.#starting;
+  }
+
+  async #start(): Promise<void> {
     if (this.#running) return;
     await this.#stopping;
     this.#stopping = null;
@@ -263,6 +273,8 @@ export class CloudRecorder extends TypedEmitter<CloudRecorderEvents> {
    * ({@link CloudRecorder.pending} says how many sets are not stored). The connection stays as it is.
    */
   stop(): Promise<void> {
+    // A stop while a start runs (a store closed meanwhile) stops the recorder once it has started.
+    if (this.#starting !== null) return this.#starting.catch(() => undefined).then(() => this.stop());
     if (!this.#running && this.#stopping === null) return Promise.resolve();
     this.#stopping ??= (async () => {
       this.#running = false;

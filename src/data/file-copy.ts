@@ -5,8 +5,8 @@
  * partitioned export writes a folder (`day=2024-05-01/data_0.parquet`, …) the same way.
  */
 import { randomBytes } from 'node:crypto';
-import { readdir, rename, rm, stat } from 'node:fs/promises';
-import { basename, dirname, extname, join, resolve } from 'node:path';
+import { readdir, realpath, rename, rm, stat } from 'node:fs/promises';
+import { basename, dirname, extname, join, relative, resolve } from 'node:path';
 import { describe } from '../records/validate.js';
 import { SavedFile } from '../rows/saved-file.js';
 import { toParameters } from './query-values.js';
@@ -71,6 +71,32 @@ function checkFile(file: unknown, what: string): string {
   return resolve(file);
 }
 
+/** A path with its links followed as far as it exists (the rest appended as given). */
+async function realPathOf(path: string): Promise<string> {
+  try {
+    return await realpath(path);
+  } catch {
+    const parent = dirname(path);
+    return parent === path ? path : join(await realPathOf(parent), basename(path));
+  }
+}
+
+/**
+ * Refuses an export onto the store's own files: its database and write-ahead log, its lock and its
+ * staging folder (renamed over, the store would be gone).
+ */
+async function checkNotStoreFile(store: SharedFile, path: string): Promise<void> {
+  if (store.path === ':memory:') return;
+  const target = await realPathOf(path);
+  const database = await realPathOf(resolve(store.path));
+  for (const own of [database, `${database}.wal`, `${database}.lock`, `${database}.loads`]) {
+    const inside = relative(own, target);
+    if (inside === '' || (!inside.startsWith('..') && !inside.startsWith('/'))) {
+      throw new TypeError(`export() cannot write over the store's own file ${own}: name another file`);
+    }
+  }
+}
+
 /** Bytes of a file, or of every file under a folder. */
 async function sizeOf(path: string): Promise<number> {
   const info = await stat(path);
@@ -106,6 +132,7 @@ export async function exportTo(
     throw new TypeError('partitionBy must be a column name or a list of them');
   }
   const format = formatOf(path, options.format, partitions.length > 0 ? 'parquet' : null);
+  await checkNotStoreFile(store, path);
   // A name is always a name (a table called `selections` exports as itself); a query is its own call.
   const source = 'table' in what ? quoteName(what.table) : `(${what.sql})`;
   const params = 'table' in what ? [] : toParameters(store.duck, what.params);

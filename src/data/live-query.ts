@@ -6,7 +6,13 @@
  * seconds, the window moving with the clock).
  */
 import { createHash } from 'node:crypto';
-import { assertFunction, assertInteger, assertSeconds, describe } from '../records/validate.js';
+import {
+  assertFunction,
+  assertInteger,
+  assertSeconds,
+  describe,
+  MAX_TIMER_SECONDS,
+} from '../records/validate.js';
 import { RecordList } from '../rows/record-list.js';
 import { checkTableName, quoteName } from './sql-names.js';
 import type { QueryRow, Store } from './store.js';
@@ -32,6 +38,8 @@ export interface LiveQueryOptions {
 /** The default seconds between two queries of a live query. */
 export const DEFAULT_EVERY = 2;
 const DEFAULT_WINDOW = 6 * 3600;
+/** The longest window: a hundred years (a longer one makes no time the database can hold). */
+const MAX_WINDOW = 100 * 365 * 86_400;
 const DEFAULT_LIVE_ROWS = 100_000;
 
 /** Whether `value` asks for a live query (`{ sql }` or `{ table }`) rather than naming a cloud. */
@@ -68,7 +76,7 @@ export class LiveQuery {
     assertFunction(onRows, 'onRows');
     this.#store = store;
     this.#onRows = onRows;
-    this.every = assertSeconds(options.every ?? DEFAULT_EVERY, 'every');
+    this.every = assertSeconds(options.every ?? DEFAULT_EVERY, 'every', 0, MAX_TIMER_SECONDS);
     if (this.every < 0.2) throw new RangeError(`every must be at least 0.2 seconds, got ${this.every}`);
     this.#maxRows =
       options.maxRows === undefined
@@ -86,7 +94,7 @@ export class LiveQuery {
     } else {
       const table = checkTableName(options.table);
       const time = quoteName(options.time ?? 'timestamp');
-      const window = assertSeconds(options.window ?? DEFAULT_WINDOW, 'window');
+      const window = assertSeconds(options.window ?? DEFAULT_WINDOW, 'window', 0, MAX_WINDOW);
       if (window === 0) throw new RangeError('window must be a number of seconds above 0');
       const bucket = Math.max(1, Math.round(window / 120));
       // The cut-off is a parameter computed at each query: the window moves with the clock.

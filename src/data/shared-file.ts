@@ -39,6 +39,7 @@ export class SharedFile {
   readonly #waitMs: number;
   readonly #queue: Task[] = [];
   #session: Promise<void> | null = null;
+  #closed = false;
   /** The database of `:memory:`, open for the store's life. */
   #memory: { instance: DuckDBInstance; connection: DuckDBConnection } | null = null;
 
@@ -64,6 +65,9 @@ export class SharedFile {
    * @throws StoreBusyError when another process holds the file for longer than the store's wait
    */
   use<T>(work: (connection: DuckDBConnection) => Promise<T>): Promise<T> {
+    // Work that comes after close() (a load whose walk was still running) is refused, never run
+    // on a file its store has let go of.
+    if (this.#closed) return Promise.reject(new Error(`the store ${this.#path} is closed`));
     return new Promise<T>((resolve, reject) => {
       this.#queue.push({ work, resolve: resolve as (value: unknown) => void, reject });
       this.#pump();
@@ -72,7 +76,13 @@ export class SharedFile {
 
   /** Waits for queued work, then closes the in-memory database (a file is closed after each turn). */
   async close(): Promise<void> {
-    while (this.#session) await this.#session;
+    this.#closed = true;
+    // Between two turns the queue may hold work while no turn runs (the pause that lets others
+    // in): start the next turn now rather than answer before that work has run.
+    while (this.#session !== null || this.#queue.length > 0) {
+      this.#pump();
+      await this.#session;
+    }
     if (this.#memory) {
       this.#memory.connection.closeSync();
       this.#memory.instance.closeSync();

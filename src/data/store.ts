@@ -72,6 +72,7 @@ export class Store {
   #opening: Promise<SharedFile> | undefined;
   #file: SharedFile | undefined;
   #closed = false;
+  #closing: Promise<number> | undefined;
   readonly #recorders = new Set<CloudRecorder>();
 
   /**
@@ -223,8 +224,13 @@ export class Store {
    * Stops running recorders (each stores what it received first), waits for queued work and
    * closes the store. Answers how many received sets the recorders could not store (0: all of it).
    */
-  async close(): Promise<number> {
-    if (this.#closed) return 0;
+  close(): Promise<number> {
+    // A second call (at once, or later) answers when the first has closed the store.
+    this.#closing ??= this.#close();
+    return this.#closing;
+  }
+
+  async #close(): Promise<number> {
     await Promise.all([...this.#recorders].map((recorder) => recorder.stop()));
     const unstored = [...this.#recorders].reduce((sum, recorder) => sum + recorder.pending, 0);
     this.#recorders.clear();

@@ -6,7 +6,7 @@
  * Interpolated values are inserted as text (`String(value)`), unescaped, as in Deno: the template
  * is the author's own markup.
  */
-import { readFileSync, statSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { JUPYTER_DISPLAY, REPL_DISPLAY } from '../rows/saved-file.js';
 import { formatCount } from './format.js';
 
@@ -79,11 +79,62 @@ export const html: RichTemplate = (text, ...values) => {
 /** An SVG drawing: `image/svg+xml` in Jupyter, a one-line note in the REPL. */
 export const svg: RichTemplate = (text, ...values) => {
   const source = joined('svg', text, values).trim();
-  if (!/^(<\?xml[^>]*>\s*)?(<!--[\s\S]*?-->\s*)*<svg[\s/>]/.test(source)) {
+  if (!startsWithSvg(source)) {
     throw new TypeError('svg: the text must be an <svg> element');
   }
   return new RichOutput('image/svg+xml', source, `[SVG image, ${formatCount(source.length)} characters]`);
 };
+
+/**
+ * Whether the text is an `<svg>` element, after an optional XML declaration and comments. Read
+ * step by step: a regular expression of repeated lazy comments backtracks exponentially over
+ * text of many `<!---->` that is not SVG.
+ */
+function startsWithSvg(source: string): boolean {
+  let rest = source;
+  const declaration = /^<\?xml[^>]*>/.exec(rest);
+  if (declaration) rest = rest.slice(declaration[0].length).trimStart();
+  while (rest.startsWith('<!--')) {
+    const end = rest.indexOf('-->', 4);
+    if (end === -1) return false;
+    rest = rest.slice(end + 3).trimStart();
+  }
+  return /^<svg[\s/>]/.test(rest);
+}
+
+/**
+ * The bytes of an image file, at most {@link MAX_IMAGE_BYTES}: read from one open file (a file that
+ * grows meanwhile is cut, not read whole), and only a regular file (not `/dev/zero`, a pipe or a
+ * folder, which would never end or not read).
+ */
+function readImageFile(path: string): Uint8Array {
+  let fd: number;
+  try {
+    // Without blocking: opening a pipe for reading would wait for a writer.
+    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  } catch (error) {
+    throw new TypeError(`image: cannot read ${path} (${(error as Error).message})`);
+  }
+  try {
+    const info = fstatSync(fd);
+    if (!info.isFile()) throw new TypeError(`image: ${path} is not a file`);
+    if (info.size > MAX_IMAGE_BYTES) {
+      throw new RangeError(
+        `image: ${path} is ${formatCount(info.size)} bytes, more than ${formatCount(MAX_IMAGE_BYTES)}`,
+      );
+    }
+    const buffer = Buffer.alloc(info.size);
+    let length = 0;
+    while (length < buffer.length) {
+      const read = readSync(fd, buffer, length, buffer.length - length, length);
+      if (read === 0) break;
+      length += read;
+    }
+    return buffer.subarray(0, length);
+  } finally {
+    closeSync(fd);
+  }
+}
 
 /** Image formats `image` recognizes by their first bytes. */
 const SIGNATURES: readonly { mime: string; name: string; test: (b: Uint8Array) => boolean }[] = [
@@ -116,13 +167,7 @@ export function image(source: Uint8Array | ArrayBuffer | string): RichOutput {
   let from = '';
   if (typeof source === 'string') {
     if (source === '') throw new TypeError('image: the file name is empty');
-    const { size } = statSync(source);
-    if (size > MAX_IMAGE_BYTES) {
-      throw new RangeError(
-        `image: ${source} is ${formatCount(size)} bytes, more than ${formatCount(MAX_IMAGE_BYTES)}`,
-      );
-    }
-    bytes = readFileSync(source);
+    bytes = readImageFile(source);
     from = ` from ${source}`;
   } else if (source instanceof Uint8Array) {
     bytes = source;

@@ -105,14 +105,24 @@ export function describe(value: unknown): string {
   return typeof value === 'object' ? 'an object' : typeof value;
 }
 
-/** Checks a duration in seconds: a finite number, at least `min` (default 0). Answers it. */
-export function assertSeconds(value: unknown, name: string, min = 0): number {
+/**
+ * The longest wait a timer keeps, in seconds (2^31 - 1 ms, about 24.8 days): Node fires a longer
+ * `setTimeout` after 1 ms, so a period past it would run in a tight loop.
+ */
+export const MAX_TIMER_SECONDS = 2_147_483;
+
+/**
+ * Checks a duration in seconds: a finite number, at least `min` (default 0) and at most `max`
+ * (default unbounded; {@link MAX_TIMER_SECONDS} for the period of a timer). Answers it.
+ */
+export function assertSeconds(value: unknown, name: string, min = 0, max = Number.POSITIVE_INFINITY): number {
   if (typeof value !== 'number' || Number.isNaN(value)) {
     throw new TypeError(`${name} must be a number of seconds, got ${describe(value)}`);
   }
   if (!Number.isFinite(value) || value < min) {
     throw new RangeError(`${name} must be a finite number of seconds, at least ${min}, got ${value}`);
   }
+  if (value > max) throw new RangeError(`${name} must be at most ${max} seconds, got ${value}`);
   return value;
 }
 

@@ -13,7 +13,7 @@
 import { TypedEmitter } from '../cloud/typed-emitter.js';
 import { PollLoop, type PollRun } from '../http/poll-loop.js';
 import type { Message } from '../records/activity-records.js';
-import { assertInteger, assertSeconds } from '../records/validate.js';
+import { assertInteger, assertSeconds, MAX_TIMER_SECONDS } from '../records/validate.js';
 
 export interface MessageEventsOptions {
   /** Seconds between two polls (default 10; the list is one request when little happened). */
@@ -53,7 +53,7 @@ export class MessageEvents extends TypedEmitter<MessageEventsMap> {
   constructor(read: MessageReader, options: MessageEventsOptions = {}) {
     super();
     if (options === null || typeof options !== 'object') throw new TypeError('options must be an object');
-    const interval = assertSeconds(options.interval ?? 10, 'interval');
+    const interval = assertSeconds(options.interval ?? 10, 'interval', 0, MAX_TIMER_SECONDS);
     if (interval === 0) throw new RangeError('interval must be a number of seconds above 0, got 0');
     this.interval = interval;
     this.limit = options.limit === undefined ? 20 : assertInteger(options.limit, 'limit', 1, 40);

@@ -161,6 +161,8 @@ describe('messages', () => {
     expect(missed.every((m) => m.id > saved)).toBe(true);
     expect(second.lastSeenId).toBe(Math.max(...missed.map((m) => m.id)));
     expect(() => session.messages.events({ interval: 0 })).toThrow(RangeError);
+    // Past what a timer keeps, Node would fire it after 1 ms: a poll every millisecond.
+    expect(() => session.messages.events({ interval: 1e7 })).toThrow(/at most 2147483 seconds/);
     expect(() => session.messages.events({ lastSeenId: -1 })).toThrow(RangeError);
   });
 

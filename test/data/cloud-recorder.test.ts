@@ -161,6 +161,45 @@ it('starts again after stop() without leaking listeners or timers, and stores wh
   await Promise.all([writer.disconnect(), cloud.disconnect()]);
 });
 
+it('two start() calls at once are one start: after stop() the log is read no more', async () => {
+  const session = await ctx.login(1);
+  const cloud = session.cloud(ctx.sandbox.cloudProjectId);
+  const store = await openStore(join(dir, 'twice.duckdb'));
+  const recorder = await store.recordCloud(cloud, { interval: 0.1 });
+  await recorder.stop();
+  const logs = cloud.logs.bind(cloud);
+  let reads = 0;
+  cloud.logs = ((options) => {
+    reads++;
+    return logs(options);
+  }) as typeof cloud.logs;
+  await Promise.all([recorder.start(), recorder.start()]);
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  await recorder.stop();
+  const atStop = reads;
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  expect(reads).toBe(atStop);
+  expect(await store.close()).toBe(0);
+  await cloud.disconnect();
+});
+
+it('a store closed while a recorder starts stops that recorder once it has started', async () => {
+  const cloud = Cloud.alternate('recorder-closing', {
+    purpose: 'recorder test',
+    contact: '@tester',
+    host: ctx.sandbox.alternateCloudHost,
+    username: 'closing',
+  });
+  const store = await openStore(join(dir, 'closing.duckdb'));
+  const starting = store.recordCloud(cloud);
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  expect(await store.close()).toBe(0);
+  const recorder = await starting;
+  expect(recorder.running).toBe(false);
+  expect(cloud.listenerCount('set')).toBe(0);
+  await cloud.disconnect();
+});
+
 /** Waits until an async check holds (a safety bound, not an assertion). */
 async function waitUntil(check: () => Promise<boolean>, limitMs = 20_000): Promise<void> {
   const deadline = Date.now() + limitMs;

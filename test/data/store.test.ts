@@ -3,10 +3,10 @@
  * (paged list, record list, array, iterable, async iterable), columns named as `toRows()` names
  * them, lists kept, type widening, upsert by key, queries with parameters, exports read back.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Store } from '../../src/data/index.js';
+import { LiveQuery, openStore, type Store } from '../../src/data/index.js';
 import { RecordList } from '../../src/index.js';
 import { useSandbox } from '../support/sandbox.js';
 import { useTempStore } from '../support/temp-store.js';
@@ -245,11 +245,82 @@ describe('export and import', () => {
     );
   });
 
+  it('never writes over its own files (the database, its log, lock and staging folder, through a link too)', async () => {
+    await store.load('kept', [{ id: 1 }]);
+    const own = join(dir, 'test.duckdb');
+    symlinkSync(own, join(dir, 'link.parquet'));
+    for (const [file, options] of [
+      [own, { format: 'parquet' }],
+      [`${own}.wal`, { format: 'csv' }],
+      [join(`${own}.lock`, 'x.csv'), {}],
+      [`${own}.loads`, { partitionBy: 'id' }],
+      [join(dir, 'link.parquet'), {}],
+    ] as const) {
+      await expect(store.export('kept', file, options)).rejects.toThrow(
+        /cannot write over the store's own file/,
+      );
+      await expect(store.exportQuery('select 1 as id', file, options)).rejects.toThrow(TypeError);
+    }
+    expect((await store.query('select count(*)::int as n from kept'))[0]).toEqual({ n: 1 });
+  });
+
   it('lists its tables without its own bookkeeping', async () => {
     const tables = await store.tables();
     const names = tables.map((t) => t.name);
     expect(names).toContain('people');
     expect(names.some((n) => n.startsWith('_scratchlab'))).toBe(false);
     expect(tables.find((t) => t.name === 'people')).toMatchObject({ rows: 3, columns: 3 });
+  });
+});
+
+describe('close', () => {
+  it('answers once every queued operation has run, twice at once included; nothing opens the file after it', async () => {
+    const other = await openStore(join(dir, 'closing.duckdb'));
+    await other.query('create table t as select range i from range(1000)');
+    let done = 0;
+    const queued = Array.from({ length: 200 }, () =>
+      other.query('select sum(i) from t, range(20000)').then(() => done++),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    await Promise.all([other.close(), other.close().then(() => expect(done).toBe(200))]);
+    expect(done).toBe(200);
+    await Promise.all(queued);
+    await expect(other.query('select 1')).rejects.toThrow(/is closed/);
+    expect(existsSync(join(dir, 'closing.duckdb.lock'))).toBe(false);
+  });
+});
+
+describe('close during a load', () => {
+  it("refuses the load's move into the closed store and removes its staging file", async () => {
+    const file = join(dir, 'loading.duckdb');
+    const other = await openStore(file);
+    await other.load('t', [{ id: 0 }]);
+    let closing: Promise<number> | undefined;
+    async function* rows() {
+      for (let id = 1; id <= 20_000; id++) {
+        yield { id };
+        if (id === 10_000) closing = other.close();
+      }
+    }
+    await expect(other.load('t', rows())).rejects.toThrow(/is closed/);
+    await closing;
+    expect(readdirSync(`${file}.loads`)).toEqual([]);
+    const again = await openStore(file);
+    expect((await again.query('select count(*)::int as n from t'))[0]).toEqual({ n: 1 });
+    await again.close();
+  });
+});
+
+describe('live queries', () => {
+  it('refuse a period no timer keeps (it would query every millisecond), as a recorder does, and a window past any date', async () => {
+    const onRows = () => {};
+    expect(() => new LiveQuery(store, { sql: 'select 1', every: 1e7 }, onRows)).toThrow(RangeError);
+    expect(() => new LiveQuery(store, { table: 'kept', window: 1e300 }, onRows)).toThrow(RangeError);
+    const cloud = { connect: async () => {} } as unknown as Parameters<Store['recordCloud']>[0];
+    await expect(store.recordCloud(cloud, { interval: 1e7 })).rejects.toThrow(/interval must be at most/);
+    const query = new LiveQuery(store, { sql: 'select 1 as n', every: 86_400 }, onRows);
+    await query.start();
+    await query.stop();
+    expect(query.rows).toEqual([{ n: 1 }]);
   });
 });

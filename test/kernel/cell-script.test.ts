@@ -50,6 +50,15 @@ describe('cells run with their types stripped', () => {
     expect(await run('early();\nfunction early() { return 1; }\nearly() + 1')).toBe('2');
   });
 
+  it('shows nothing for a cell that ends in undefined or void 0, after TypeScript too', async () => {
+    expect(await run('const shown: number[] = [];\nshown.push(1);\nundefined')).toBe('(nothing)');
+    expect(await run('let t: string = "<b>";\nt.length\nvoid 0 // hidden')).toBe('(nothing)');
+    expect(await run('const u: number = 2;\nu')).toBe('2');
+    // Other expressions esbuild sees no use for are the cell's value all the same.
+    expect(await run('const v: number = 2;\nv;\n-1')).toBe('-1');
+    expect(await run('const w: number = 2;\nw;\nNaN')).toBe('NaN');
+  });
+
   it('runs a type error (as the REPL does), the value shown', async () => {
     expect(await run("const n: number = 'x' as any as string; n")).toBe("'x'");
   });

@@ -2,11 +2,11 @@
 // restarts, answered to history_request (tail, range, search), bounded in size, and whole when
 // two processes write it at once.
 import { execFile } from 'node:child_process';
-import { readFileSync, statSync } from 'node:fs';
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { History } from '../../kernel/protocol/history.js';
+import { globMatcher, History } from '../../kernel/protocol/history.js';
 import { drive, hasJupyter, installKernels, type JupyterHome, jupyterHome, ROOT } from './jupyter.js';
 
 const run = promisify(execFile);
@@ -55,6 +55,59 @@ describe('the history file', () => {
     expect(third.session).toBe(Math.max(...sessions) + 1);
     expect(() => third.query({ hist_access_type: 'everything' })).toThrow(TypeError);
     expect(() => third.query({ hist_access_type: 'tail', n: -1 })).toThrow(RangeError);
+  });
+});
+
+describe('a damaged history file', () => {
+  it('gives out new session numbers past lines with impossible ones, and answers its good lines', async () => {
+    const home = jupyterHome('history-damaged');
+    const file = join(home.dir, 'history.jsonl');
+    writeFileSync(
+      file,
+      [
+        '{"s":1,"start":"x"}',
+        '{"s":1,"l":1,"i":"kept","o":null}',
+        '{"s":1e308,"l":1,"i":"huge"}',
+        '{"s":-4,"l":1,"i":"negative"}',
+        '{"s":2,"l":1,"i":',
+        'not json',
+        '',
+      ].join('\n'),
+    );
+    const first = History.open(file);
+    const second = History.open(file);
+    await Promise.all([first.flushed(), second.flushed()]);
+    expect([first.session, second.session].sort()).toEqual([2, 3]);
+    const all = await first.query({ hist_access_type: 'tail', n: 10 });
+    expect(all).toEqual([[1, 1, 'kept']]);
+  });
+});
+
+describe('search patterns', () => {
+  it("match as SQLite's GLOB does, in bounded time, and name a set that is not valid", () => {
+    const cases: [string, string, boolean][] = [
+      ['yesterday*', 'yesterday + 1', true],
+      ['*day*', 'const yesterday = 6 * 7', true],
+      ['y?s*', 'yes', true],
+      ['y?s*', 'ys', false],
+      ['[a-c]at', 'bat', true],
+      ['[^a-c]at', 'bat', false],
+      ['[^a-c]at', 'rat', true],
+      ['a*b*c', 'a\nxxb/yyc', true],
+      ['a*b*c', 'abcx', false],
+      ['1+1', '1+1', true],
+      ['(x)', '(x)', true],
+      ['', '', true],
+      ['*', '', true],
+      ['[', '[', true],
+    ];
+    for (const [pattern, text, expected] of cases)
+      expect([pattern, text, globMatcher(pattern)(text)]).toEqual([pattern, text, expected]);
+    // A regular expression backtracks for hours over this; the matcher takes input × pattern steps.
+    const started = performance.now();
+    expect(globMatcher(`${'*a'.repeat(12)}b`)('a'.repeat(100_000))).toBe(false);
+    expect(performance.now() - started).toBeLessThan(2_000);
+    expect(() => globMatcher('[z-a]')).toThrow(TypeError);
   });
 });
 

@@ -59,6 +59,16 @@ describe('rich outputs', () => {
     expect(() => image(42 as unknown as string)).toThrow(TypeError);
     expect(() => image(new Uint8Array(MAX_IMAGE_BYTES + 1))).toThrow(RangeError);
     expect(() => image(join(tmpdir(), 'no-such-image.png'))).toThrow(/ENOENT/);
+    expect(() => image(join(tmpdir(), 'no-such-image.png'))).toThrow(TypeError);
+    // Files that never end or are not files: refused, not read.
+    expect(() => image('/dev/zero')).toThrow(/is not a file/);
+    expect(() => image(tmpdir())).toThrow(/is not a file/);
+    // Text of many comments and no <svg>: refused at once (a backtracking pattern took hours).
+    const started = performance.now();
+    expect(() => svg('<!---->'.repeat(60))).toThrow(/must be an <svg> element/);
+    expect(() => image(new TextEncoder().encode(`${'<!---->'.repeat(60)}x`))).toThrow(/not a PNG/);
+    expect(performance.now() - started).toBeLessThan(1_000);
+    expect(svg('<?xml version="1.0"?>\n<!-- a --> <!-- b -->\n<svg width="1"/>').mime).toBe('image/svg+xml');
     expect(() => md(42 as unknown as string)).toThrow(TypeError);
     expect(() => md('a', 'b')).toThrow(TypeError);
   });
