@@ -46,6 +46,8 @@ export class TypeChecker {
     // Its own stdout and stderr: what TypeScript prints must not land in a cell's output.
     this.#worker = new Worker(new URL('./type-check-worker.js', import.meta.url), {
       workerData: { cwd: options.cwd ?? process.cwd() },
+      // A runaway check ends the worker (cells then run unchecked, as logged), not the kernel.
+      resourceLimits: { maxOldGenerationSizeMb: 1024 },
       stdout: true,
       stderr: true,
     });

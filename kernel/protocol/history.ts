@@ -20,6 +20,9 @@ import lockfile from 'proper-lockfile';
 
 /** Longest input kept, in characters: a longer cell is left out of the history. */
 export const MAX_INPUT = 100_000;
+
+/** Words of a cell that may carry a secret; such a cell stays out of the history file. */
+const MAY_HOLD_SECRET = /\b(login|password|passwd|secret|token|sessionid|csrftoken)\b|\.login\s*\(/i;
 /** Longest output kept, in characters: a longer one is cut. */
 export const MAX_OUTPUT = 10_000;
 /** Default size past which the oldest entries are dropped. */
@@ -118,10 +121,17 @@ export class History {
     return this.#queue.then(() => undefined);
   }
 
-  /** Records cell `line`'s input and the plain text of its result. */
+  /**
+   * Records cell `line`'s input and the plain text of its result. A cell that may hold a secret
+   * (a login, a password, a token) is not kept: passwords are never stored.
+   */
   record(line: number, input: string, output: string | null): void {
     if (input.length > MAX_INPUT) {
       this.#log(`history: cell ${line} is longer than ${MAX_INPUT} characters, not kept`);
+      return;
+    }
+    if (MAY_HOLD_SECRET.test(input)) {
+      this.#log(`history: cell ${line} may hold a secret (a login, password or token), not kept`);
       return;
     }
     const kept = output !== null && output.length > MAX_OUTPUT ? `${output.slice(0, MAX_OUTPUT)}…` : output;

@@ -155,3 +155,19 @@ describe.skipIf(!hasJupyter)('history in the kernel', () => {
     expect(readFileSync(file, 'utf8')).toContain('const yesterday = 6 * 7');
   });
 });
+
+describe('secrets in cells', () => {
+  it('keeps no cell that may hold a password, a token or a login', async () => {
+    const home = jupyterHome('history-secrets');
+    const file = join(home.dir, 'history.jsonl');
+    const history = History.open(file);
+    history.record(1, "const me = await Session.login('me', 'hunter2-pw')", null);
+    history.record(2, "const password = 'hunter3-pw'", null);
+    history.record(3, 'const xs = [1, 2, 3]', null);
+    await history.flushed();
+    const text = readFileSync(file, 'utf8');
+    expect(text).not.toContain('hunter2-pw');
+    expect(text).not.toContain('hunter3-pw');
+    expect(text).toContain('const xs = [1, 2, 3]');
+  });
+});
