@@ -29,11 +29,25 @@ export function isSecretKey(key: string): boolean {
 /** The placeholder that replaces a secret. */
 export const REDACTED = '[redacted]';
 
-/** Replaces the values of secret query parameters (`token`, ...) in a URL. */
+/** Path segments whose next segment is a secret: a class's sign-up token (`/classtoken/<token>`). */
+const SECRET_PATH_SEGMENTS = new Set(['classtoken']);
+
+/** A URL path with the secret segments (the one after `classtoken`, ...) replaced. */
+export function redactPath(path: string): string {
+  const segments = path.split('/');
+  for (let i = 1; i < segments.length; i++)
+    if (SECRET_PATH_SEGMENTS.has(segments[i - 1]!.toLowerCase()) && segments[i] !== '')
+      segments[i] = encodeURIComponent(REDACTED);
+  return segments.join('/');
+}
+
+/** Replaces the values of secret query parameters (`token`, ...) and secret path segments in a URL. */
 export function redactUrl(url: string): string {
   try {
     const parsed = new URL(url);
-    let changed = false;
+    const path = redactPath(parsed.pathname);
+    let changed = path !== parsed.pathname;
+    parsed.pathname = path;
     for (const key of [...parsed.searchParams.keys()]) {
       if (SECRET_KEYS.has(key.toLowerCase())) {
         parsed.searchParams.set(key, REDACTED);

@@ -100,3 +100,15 @@ describe('block', () => {
     expect((await burst(sandbox, 1))[0]!.status).toBe(200);
   });
 });
+
+describe('log', () => {
+  it('keeps no class sign-up token of a path', async () => {
+    const sandbox = await sandboxWith({});
+    const token = sandbox.samples.classroomToken;
+    const answer = await fetch(`${sandbox.hosts.api}/classtoken/${token}`);
+    expect(answer.status).toBe(200);
+    const paths = sandbox.traffic.log().map((entry) => entry.path);
+    expect(paths).toEqual(['/api/classtoken/%5Bredacted%5D']);
+    expect(JSON.stringify(sandbox.traffic.log())).not.toContain(token);
+  });
+});

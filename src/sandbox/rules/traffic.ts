@@ -6,6 +6,7 @@
  */
 import type { IncomingMessage } from 'node:http';
 import type { ErrorBody } from '../../records/records.js';
+import { redactPath } from '../../redact.js';
 import { json, type Reply } from '../http-utils.js';
 import { RateBuckets } from './rate-buckets.js';
 
@@ -97,7 +98,8 @@ export class Traffic {
     const entry: TrafficEntry = {
       at: now,
       method: req.method ?? 'GET',
-      path: q < 0 ? target : target.slice(0, q),
+      // As a log may be shown, a token in the path (a class's sign-up token) is not kept.
+      path: redactPath(q < 0 ? target : target.slice(0, q)),
       refused: 0,
     };
     this.#log.push(entry);
