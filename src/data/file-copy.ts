@@ -97,6 +97,18 @@ async function checkNotStoreFile(store: SharedFile, path: string): Promise<void>
   }
 }
 
+/**
+ * Refuses a target a copy cannot be written to, before any work: a folder that does not exist,
+ * or (unpartitioned) an existing folder in the file's place.
+ */
+async function checkTarget(path: string, partitioned: boolean): Promise<void> {
+  const folder = await stat(dirname(path)).catch(() => null);
+  if (!folder?.isDirectory()) throw new TypeError(`export(): the folder ${dirname(path)} does not exist`);
+  const target = await stat(path).catch(() => null);
+  if (!partitioned && target?.isDirectory())
+    throw new TypeError(`export(): ${path} is a folder; name a file (or pass partitionBy to write a folder)`);
+}
+
 /** Bytes of a file, or of every file under a folder. */
 async function sizeOf(path: string): Promise<number> {
   const info = await stat(path);
@@ -133,6 +145,7 @@ export async function exportTo(
   }
   const format = formatOf(path, options.format, partitions.length > 0 ? 'parquet' : null);
   await checkNotStoreFile(store, path);
+  await checkTarget(path, partitions.length > 0);
   // A name is always a name (a table called `selections` exports as itself); a query is its own call.
   const source = 'table' in what ? quoteName(what.table) : `(${what.sql})`;
   const params = 'table' in what ? [] : toParameters(store.duck, what.params);

@@ -264,6 +264,16 @@ describe('export and import', () => {
     expect((await store.query('select count(*)::int as n from kept'))[0]).toEqual({ n: 1 });
   });
 
+  it('names a target it cannot write: a missing folder, or a folder where the file goes', async () => {
+    await expect(store.export('kept', join(dir, 'no-such-folder', 'x.parquet'))).rejects.toThrow(
+      /export\(\): the folder .*no-such-folder does not exist/,
+    );
+    await expect(store.exportQuery('select 1 as id', dir, { format: 'csv' })).rejects.toThrow(
+      /is a folder; name a file/,
+    );
+    expect((await store.query('select count(*)::int as n from kept'))[0]).toEqual({ n: 1 });
+  });
+
   it('lists its tables without its own bookkeeping', async () => {
     const tables = await store.tables();
     const names = tables.map((t) => t.name);
