@@ -3,14 +3,12 @@
  * reading a forum wants to see, with links back to the site's pages.
  */
 import type { ForumPost, ForumTopic } from '../records/forum-records.js';
+import { countColumn, userColumn } from './cells.js';
 import type { Cell, Column } from './column.js';
-import { formatCount, formatTimestamp, oneLine } from './format.js';
+import { formatTimestamp, oneLine } from './format.js';
 
 const topicPath = (id: number): string => `/discuss/topic/${id}/`;
 const postPath = (id: number): string => `/discuss/post/${id}/`;
-const userPath = (name: string | null): string | null =>
-  name ? `/users/${encodeURIComponent(name)}/` : null;
-const count = (v: Cell): string => (typeof v === 'number' ? formatCount(v) : '');
 /** A `Date` (or one a JSON copy made a string) as milliseconds, for a time column. */
 const ms = (v: unknown): Cell => {
   const time = v instanceof Date ? v.getTime() : typeof v === 'string' ? Date.parse(v) : Number.NaN;
@@ -30,16 +28,9 @@ export const FORUM_TOPIC_COLUMNS: ReadonlyArray<Column<ForumTopic>> = [
     get: (t) => t.title,
     href: (t) => topicPath(t.id),
   },
-  {
-    key: 'author',
-    header: 'author',
-    priority: 80,
-    maxWidth: 20,
-    get: (t) => t.author,
-    href: (t) => userPath(t.author),
-  },
-  { key: 'replies', header: 'replies', align: 'right', priority: 90, get: (t) => t.replies, format: count },
-  { key: 'views', header: 'views', align: 'right', priority: 70, get: (t) => t.views, format: count },
+  userColumn('author', 80, (t) => t.author),
+  countColumn('replies', 90, (t) => t.replies),
+  countColumn('views', 70, (t) => t.views),
   {
     key: 'lastPost',
     header: 'last post (UTC)',
@@ -61,14 +52,7 @@ export const FORUM_POST_COLUMNS: ReadonlyArray<Column<ForumPost>> = [
     get: (p) => p.index,
     href: (p) => postPath(p.id),
   },
-  {
-    key: 'author',
-    header: 'author',
-    priority: 95,
-    maxWidth: 20,
-    get: (p) => p.author,
-    href: (p) => userPath(p.author),
-  },
+  userColumn('author', 95, (p) => p.author),
   { key: 'time', header: 'time (UTC)', minWidth: 16, priority: 80, get: (p) => ms(p.time), format: time },
   {
     key: 'text',
