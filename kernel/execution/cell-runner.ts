@@ -41,6 +41,8 @@ type ErrorClass = abstract new (...args: never[]) => Error;
 export interface TypeCheck {
   /** The problems of `source` (`label` names it in the log), or `null` if not known within `waitMs`. */
   check(source: string, label: string, waitMs: number): Promise<readonly TypeProblem[] | null>;
+  /** Whether checks answer quickly now (the first one builds the checker's program). */
+  readonly warm: boolean;
 }
 
 /** What the runner needs from the kernel. */
@@ -185,11 +187,12 @@ export class CellRunner {
     this.cells.add(file, code);
     const script = await this.#options.scripts.prepare(code);
     const outcome = await this.#outcome(code, file);
-    // Checked once its reply is out (a check beside the run or the reply would take the CPU they
-    // need); its `idle` follows the check.
+    // Checked once it has run (a check beside the run would take the CPU it needs): its reply goes
+    // out meanwhile and its `idle` follows the check. While the checker is cold (its first check
+    // takes up to seconds), the check comes first: `idle` could otherwise lag its reply that long.
     const checker = this.#options.checker;
     if (!checker || script instanceof CellScriptError) return outcome;
-    return { ...outcome, later: () => this.#checked(checker, code, file) };
+    return { ...outcome, later: () => this.#checked(checker, code, file), checkFirst: !checker.warm };
   }
 
   /** The warning text of the type check of cell `file`, or `null` (no problems, or no answer in time). */

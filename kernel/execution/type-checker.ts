@@ -68,6 +68,16 @@ export class TypeChecker {
     return this.#declarations;
   }
 
+  /**
+   * Whether a check has been answered: the first one (the preload's, or the first cell's) builds
+   * the worker's program and takes up to seconds; the later ones tens of milliseconds.
+   */
+  get warm(): boolean {
+    return this.#warm;
+  }
+
+  #warm = false;
+
   /** Settles once the worker's TypeScript is loaded (or it failed). */
   ready(): Promise<void> {
     return this.#ready;
@@ -118,6 +128,7 @@ export class TypeChecker {
       this.#markReady();
       return;
     }
+    this.#warm = true;
     const waiting = this.#waiting.get(reply.id);
     if (!waiting) return;
     this.#waiting.delete(reply.id);
@@ -136,6 +147,7 @@ export class TypeChecker {
   #fail(reason: string): void {
     if (this.#failed === null) this.#log(`type check: ${reason}; cells run unchecked from now on`);
     this.#failed ??= reason;
+    this.#warm = true; // nothing to wait for: checks answer `null` at once
     this.#markReady();
     for (const waiting of this.#waiting.values()) waiting.settle(null);
     this.#waiting.clear();

@@ -38,9 +38,12 @@ export type CellOutcome = (
 ) & {
   /**
    * The cell's type check, once it has run: text for the cell's stderr (its warnings) or `null`.
-   * It is awaited before the reply, as a front end drops a cell's output after its `idle`.
+   * It is awaited before `idle` (after the reply, unless {@link checkFirst}), as a front end drops
+   * a cell's output after its `idle`.
    */
   later?: () => Promise<string | null>;
+  /** The check comes before the reply (a cold checker's first check would hold `idle` too long). */
+  checkFirst?: boolean;
 };
 
 /** Where a cell's display messages go: `update` replaces an earlier output with the same display id. */
@@ -405,19 +408,22 @@ export class KernelServer extends TslabServerClass {
       // As ipykernel: the requests queued behind this one were meant to follow it.
       if (stop_on_error !== false) this.#abortUntil = performance.now() + ABORT_WINDOW_MS;
     }
-    // The cell's type check ran beside it; its warnings are the cell's output, so they come before
-    // the reply and `idle`, as every output of a cell does (a front end drops what comes after).
-    const { later: check } = outcome;
-    if (check && !silent) {
+    // The reply goes out as soon as the cell has run; its type check, in a worker, follows it. Its
+    // warnings are still the cell's output: they come before the cell's `idle` (front ends keep a
+    // request's output until its `idle`, and drop what comes after).
+    const checking = !silent ? outcome.later?.() : undefined;
+    const warnings = async (): Promise<void> => {
       try {
-        const text = await check();
-        if (text !== null && !this.#closing) this.#publish(message, 'stream', { name: 'stderr', text });
+        const text = await checking;
+        if (text && !this.#closing) this.#publish(message, 'stream', { name: 'stderr', text });
       } catch (error) {
         this.#backend.log(`type check of cell ${count}: ${String(error)}`);
       }
-    }
+    };
+    if (checking && outcome.checkFirst) await warnings();
     this.#flush();
     reply.signAndSend(this.connInfo.key, socket);
+    if (checking && !outcome.checkFirst) await warnings();
   }
 
   /**
