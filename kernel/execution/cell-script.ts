@@ -3,12 +3,10 @@
  *
  * tslab converts each cell with a TypeScript program that re-reads every earlier cell's
  * declarations (type check included): tens of milliseconds a cell, growing with the session. Here
- * the types are blanked out in place (ts-blank-space, half a millisecond) or, for what blanking
- * cannot express (enums, namespaces…), stripped by esbuild (a round trip to its helper process,
- * as the REPL does). acorn finds the top-level declarations, which become properties of the
- * global object, as the REPL's inputs do: a later cell sees them, declares them again, and
- * functions of earlier cells see the new values. The type check runs beside the cell
- * (./type-checker.ts) and only warns.
+ * esbuild strips the types (about a millisecond, as the REPL does) and acorn finds the top-level
+ * declarations, which become properties of the global object, as the REPL's inputs do: a later
+ * cell sees them, declares them again, and functions of earlier cells see the new values. The
+ * type check runs beside the cell (./type-checker.ts) and only warns.
  *
  * The output is the body of the function tslab's executor wraps it in
  * (`(async) function (exports, require) { … }`): `import` becomes tslab's `require` with its
@@ -21,7 +19,6 @@
 import { isModuleNamespaceObject } from 'node:util/types';
 import { type Node, Parser } from 'acorn';
 import type { TransformOptions, TransformResult } from 'esbuild';
-import tsBlankSpace from 'ts-blank-space';
 import { tslabTypeScript } from '../tslab.js';
 
 /** What a cell becomes. */
@@ -405,20 +402,13 @@ export function scriptOf(js: string): CellScript {
 }
 
 /**
- * `source` itself when it is plain JavaScript that TypeScript reads alike, so no type stripping is
- * needed: it has no `<` (`f<T>(x)` is a call in TypeScript, two comparisons in JavaScript) and
- * {@link runnableJavaScript} takes it. Otherwise `null`.
+ * `source` itself when it is plain JavaScript that TypeScript reads alike, so esbuild (a round trip
+ * to its helper process) can be skipped: it parses as JavaScript, has no `<` (`f<T>(x)` is a call in
+ * TypeScript, two comparisons in JavaScript), and assigns to no name it declares `const` at its top
+ * level (esbuild refuses those, scopes considered). Otherwise `null`.
  */
 export function plainJavaScript(source: string): string | null {
-  return source.includes('<') ? null : runnableJavaScript(source);
-}
-
-/**
- * `text` when it parses as JavaScript and assigns to no name it declares `const` at its top level
- * (esbuild refuses those, scopes considered: such a cell goes through esbuild); an object literal
- * in parentheses. Otherwise `null`.
- */
-function runnableJavaScript(source: string): string | null {
+  if (source.includes('<')) return null;
   const text = looksLikeObjectLiteral(source) && parses(`(${source.trim()})`) ? `(${source.trim()})` : source;
   const program = parses(text);
   if (!program) return null;
@@ -440,21 +430,6 @@ function runnableJavaScript(source: string): string | null {
     }
   }
   return constants.size > 0 && assignsTo(program, constants) ? null : text;
-}
-
-/**
- * The cell with its types blanked out in place (ts-blank-space: TypeScript's own parser, no
- * helper process, every line and column where it was), when that is all the cell needs: `null`
- * for what blanking cannot express (enums, namespaces, parameter properties, `<T>x` casts) or
- * what does not then parse as JavaScript (decorators, a syntax error), which esbuild converts or
- * reports.
- */
-export function blankedTypeScript(source: string): string | null {
-  let unsupported = false;
-  const blanked = tsBlankSpace(source, () => {
-    unsupported = true;
-  });
-  return unsupported ? null : runnableJavaScript(blanked);
 }
 
 /** acorn's tree of `text` as a cell (a module that may await at its top level), or `null`. */
@@ -499,7 +474,7 @@ function assignsTo(node: Node, names: ReadonlySet<string>): boolean {
 export async function cellScript(source: string): Promise<CellScript> {
   if (source.length > MAX_CELL_CHARS)
     throw new RangeError(`a cell holds at most ${MAX_CELL_CHARS} characters, this one ${source.length}`);
-  const plain = plainJavaScript(source) ?? blankedTypeScript(source);
+  const plain = plainJavaScript(source);
   if (plain !== null) return scriptOf(plain);
   const result = await stripTypes(keepLastExpression(source));
   refuseConstantAssignment(result);
