@@ -1,0 +1,54 @@
+// The kernel's type check (kernel/execution/type-checker.ts): tslab's checker in a worker thread,
+// fed the cells in the order they ran, on plain programs (kernel/execution/plain-program.ts). Each
+// cell is checked against every earlier cell's declarations, those of cells with errors included
+// (they ran). Runs the built worker (dist/), as the kernel does.
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TypeChecker as Checker } from '../../kernel/execution/type-checker.js';
+
+const ROOT = join(import.meta.dirname, '..', '..');
+const { TypeChecker } = (await import(join(ROOT, 'dist', 'kernel', 'execution', 'type-checker.js'))) as {
+  TypeChecker: typeof Checker;
+};
+
+describe('the type check of cells, in the order they ran', () => {
+  let checker: Checker;
+  const log: string[] = [];
+
+  beforeAll(async () => {
+    const cwd = join(ROOT, 'test', '.tmp', 'type-checker');
+    mkdirSync(cwd, { recursive: true });
+    checker = new TypeChecker({ log: (line) => log.push(line), cwd });
+    await checker.ready();
+  });
+  afterAll(() => checker.close());
+
+  /** `code`'s problems as `line:column TScode`. */
+  async function check(code: string): Promise<string[]> {
+    const problems = await checker.check(code, 'a cell', 60_000);
+    if (problems === null) throw new Error(`no answer; the checker's log:\n${log.join('\n')}`);
+    return problems.map((p) => `${p.line}:${p.column} TS${p.code}`);
+  }
+
+  it('is cold until its first answer', async () => {
+    expect(checker.warm).toBe(false);
+    expect(await check('const n: number = "x"; n')).toEqual(['1:7 TS2322']);
+    expect(checker.warm).toBe(true);
+  });
+
+  it('sees the declarations of earlier cells, those of a cell with errors too', async () => {
+    expect(await check('n.toFixed(2)')).toEqual([]); // `n` was declared by a cell with an error
+    expect(await check('interface P { x: number }\nconst p: P = { x: 1 };')).toEqual([]);
+    expect(await check('p.y')).toEqual(['1:3 TS2339']);
+    expect(await check('const p = 5; p.toFixed(2)')).toEqual([]); // declared again
+    expect(await check('p.x')).toEqual(['1:3 TS2339']); // the new `p` is a number
+  });
+
+  it('reports at cell lines and columns, and allows top-level await and imports', async () => {
+    expect(await check('function f(x: string) {\n  return x.length;\n}\nf(3)')).toEqual(['4:3 TS2345']);
+    expect(await check('const q = await Promise.resolve(3);\nq.toUpperCase()')).toEqual(['2:3 TS2339']);
+    expect(await check('import { join } from "node:path";\njoin("a", 1)')).toEqual(['2:11 TS2345']);
+    expect(await check('undefinedName + 1')).toEqual(['1:1 TS2552']);
+  });
+});
