@@ -2,7 +2,8 @@
 // as a person uses it: the screen holds the banner and prompts and nothing else (no kernel log, no
 // warnings), a function typed line by line gets continuation prompts from is_complete, a record list
 // is a text table, and after quitting and starting again, Up recalls the last session's cell from the
-// kernel's history file. Every step waits for the text it expects on the screen.
+// kernel's history file; closing the terminal under the console leaves no kernel running. Every step
+// waits for the text it expects on the screen.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -244,5 +245,16 @@ describe.skipIf(!hasConsole)('jupyter console with the sandbox kernel', () => {
       'Do you really want to exit ([y]/n)? y',
       'Shutting down kernel',
     ]);
+  });
+
+  it('leaves no kernel behind when its terminal is closed under it', {
+    timeout: START_MS + ANSWER_MS,
+  }, async () => {
+    await tmux.start('third', ROOT, consoleArgv);
+    await tmux.waitForScreen('third', atPrompt(1), 'the first prompt', START_MS);
+    expect(kernelsOf(home.env.JUPYTER_RUNTIME_DIR)).toHaveLength(1);
+    // The terminal goes: the console is hung up on and cannot ask its kernel to shut down.
+    await tmux.tmux('kill-session', '-t', 'third');
+    await kernelsEnded();
   });
 });
