@@ -37,7 +37,7 @@ const BANNER = [
   expect.stringMatching(SESSION_STATE),
 ];
 
-/** The lines a console wrote: without blank lines and tmux's note that the pane's command ended. */
+/** The lines a console wrote: without blank lines and tmux's note that the pane's command ended (when shown). */
 const written = (lines: string[]): string[] =>
   lines.filter((line) => line !== '' && !line.startsWith('Pane is dead'));
 
@@ -101,12 +101,7 @@ describe.skipIf(!hasConsole)('jupyter console with the sandbox kernel', () => {
       ANSWER_MS,
     );
     await tmux.enter(pane, 'y');
-    const lines = await tmux.waitForScreen(
-      pane,
-      (lines) => lines.some((line) => line.startsWith('Pane is dead')),
-      'the console to end',
-      ANSWER_MS,
-    );
+    const lines = await tmux.waitForExit(pane, 'the console to end', ANSWER_MS);
     await kernelsEnded();
     return lines;
   }

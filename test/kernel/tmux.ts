@@ -114,18 +114,39 @@ export class Tmux {
    * Waits until the screen of `name` passes `done`, and answers it; past `timeoutMs` it fails,
    * saying what it waited for and showing the screen.
    */
-  async waitForScreen(
+  waitForScreen(
     name: string,
     done: (lines: string[]) => boolean,
     what: string,
     timeoutMs = 30_000,
   ): Promise<string[]> {
+    return this.#poll(name, what, timeoutMs, async () => {
+      const lines = await this.screen(name);
+      return done(lines) ? lines : null;
+    });
+  }
+
+  /**
+   * Waits until the command in `name` has ended, and answers its last screen. (tmux's own
+   * "Pane is dead" line comes only once it has reaped the process, which may take long.)
+   */
+  waitForExit(name: string, what: string, timeoutMs = 30_000): Promise<string[]> {
+    return this.#poll(name, what, timeoutMs, async () => {
+      const dead = await this.tmux('display-message', '-p', '-t', name, '#{pane_dead}');
+      return dead.trim() === '1' ? this.screen(name) : null;
+    });
+  }
+
+  /** Calls `probe` until it answers something; past `timeoutMs` fails, showing the screen of `name`. */
+  async #poll<T>(name: string, what: string, timeoutMs: number, probe: () => Promise<T | null>): Promise<T> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
-      const lines = await this.screen(name);
-      if (done(lines)) return lines;
+      const answer = await probe();
+      if (answer !== null) return answer;
       if (Date.now() > deadline)
-        throw new Error(`waited ${timeoutMs} ms for ${what}; the screen:\n${lines.join('\n')}`);
+        throw new Error(
+          `waited ${timeoutMs} ms for ${what}; the screen:\n${(await this.screen(name)).join('\n')}`,
+        );
       await new Promise((resolve) => setTimeout(resolve, POLL_MS));
     }
   }
