@@ -4,12 +4,12 @@
 // is a text table, and after quitting and starting again, Up recalls the last session's cell from the
 // kernel's history file; closing the terminal under the console leaves no kernel running. Every step
 // waits for the text it expects on the screen.
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useSandbox } from '../support/sandbox.js';
 import { installed } from '../support/tools.js';
-import { installKernels, type JupyterHome, jupyterHome, ROOT } from './jupyter.js';
+import { installKernels, type JupyterHome, jupyterHome } from './jupyter.js';
 import { Tmux } from './tmux.js';
 
 const hasConsole =
@@ -79,6 +79,8 @@ describe.skipIf(!hasConsole)('jupyter console with the sandbox kernel', () => {
   const fixture = useSandbox();
   let home: JupyterHome;
   let tmux: Tmux;
+  /** Where the console (and so its kernel) runs: inside the project (tslab finds @types/node up the tree), out of its files. */
+  let cwd: string;
   const consoleArgv = ['/usr/bin/jupyter-console', '--kernel', 'scratchlab-sandbox'];
 
   /** Waits until the kernel processes of this home have ended. */
@@ -108,6 +110,8 @@ describe.skipIf(!hasConsole)('jupyter console with the sandbox kernel', () => {
 
   beforeAll(async () => {
     home = jupyterHome('jupyter-console');
+    cwd = join(home.dir, 'work');
+    mkdirSync(cwd);
     await installKernels(home);
     tmux = new Tmux(home.env, SIZE);
   });
@@ -121,7 +125,7 @@ describe.skipIf(!hasConsole)('jupyter console with the sandbox kernel', () => {
   it('starts with the banner and the first prompt, and nothing else', {
     timeout: START_MS + 10_000,
   }, async () => {
-    await tmux.start('first', ROOT, consoleArgv);
+    await tmux.start('first', cwd, consoleArgv);
     const lines = await tmux.waitForScreen('first', atPrompt(1), 'the first prompt', START_MS);
     expect(lines).toEqual([BANNER[0], '', BANNER[1], BANNER[2], '', 'In [1]:']);
   });
@@ -216,7 +220,7 @@ describe.skipIf(!hasConsole)('jupyter console with the sandbox kernel', () => {
       'Shutting down kernel',
     ]);
 
-    await tmux.start('second', ROOT, consoleArgv);
+    await tmux.start('second', cwd, consoleArgv);
     await tmux.waitForScreen('second', atPrompt(1), 'the first prompt after the restart', START_MS);
     await tmux.press('second', 'Up');
     lines = await tmux.waitForScreen(
@@ -245,7 +249,7 @@ describe.skipIf(!hasConsole)('jupyter console with the sandbox kernel', () => {
   it('leaves no kernel behind when its terminal is closed under it', {
     timeout: START_MS + ANSWER_MS,
   }, async () => {
-    await tmux.start('third', ROOT, consoleArgv);
+    await tmux.start('third', cwd, consoleArgv);
     await tmux.waitForScreen('third', atPrompt(1), 'the first prompt', START_MS);
     expect(kernelsOf(home.env.JUPYTER_RUNTIME_DIR)).toHaveLength(1);
     // The terminal goes: the console is hung up on and cannot ask its kernel to shut down.
