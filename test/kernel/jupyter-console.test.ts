@@ -44,6 +44,9 @@ const written = (lines: string[]): string[] =>
 /** A cell whose answer is a record list. */
 const TABLE_CELL = 'await session.users.projects(sandbox.samples.popularUser, { limit: 5 })';
 
+/** A cell that can never be valid (it ends with `;`, which tmux's arguments treat apart). */
+const INVALID_CELL = 'const x = ;';
+
 /** Whether the screen ends at an empty input prompt `In [n]:`. */
 const atPrompt =
   (n: number) =>
@@ -191,13 +194,29 @@ describe.skipIf(!hasConsole)('jupyter console with the sandbox kernel', () => {
     expect(answer.slice(8)).toEqual(['first 5 — .all() fetches all', '', 'In [4]:']);
   });
 
+  it('runs code that can never be valid at once, showing its syntax error where it is', {
+    timeout: ANSWER_MS + 10_000,
+  }, async () => {
+    // is_complete answers `invalid`, not `incomplete`: no continuation line that nothing could close.
+    await tmux.enter('first', INVALID_CELL);
+    const lines = await tmux.waitForScreen('first', atPrompt(5), 'the syntax error', ANSWER_MS);
+    expect(after(lines, INVALID_CELL)).toEqual([
+      'Cell In[4], line 1, column 11',
+      `    ${INVALID_CELL}`,
+      `    ${' '.repeat(10)}^`,
+      expect.stringMatching(/^error: .*";"/),
+      '',
+      'In [5]:',
+    ]);
+  });
+
   it('recalls the last cell with Up after the console is quit and started again, and runs it', {
     timeout: START_MS + 6 * ANSWER_MS,
   }, async () => {
     const cell = "[...'yesterday'].length * 6";
     await tmux.enter('first', cell);
-    let lines = await tmux.waitForScreen('first', atPrompt(5), `the answer of ${cell}`, ANSWER_MS);
-    expect(after(lines, cell)).toEqual(['Out[4]: 54', '', 'In [5]:']);
+    let lines = await tmux.waitForScreen('first', atPrompt(6), `the answer of ${cell}`, ANSWER_MS);
+    expect(after(lines, cell)).toEqual(['Out[5]: 54', '', 'In [6]:']);
 
     lines = await quit('first');
     // The whole first session: banner, inputs and answers, and no line from anywhere else.
@@ -213,9 +232,11 @@ describe.skipIf(!hasConsole)('jupyter console with the sandbox kernel', () => {
       'Out[3]:',
       ...Array.from({ length: 7 }, () => expect.any(String)), // the table, checked above
       'first 5 — .all() fetches all',
-      `In [4]: ${cell}`,
-      'Out[4]: 54',
-      'In [5]:',
+      `In [4]: ${INVALID_CELL}`,
+      ...Array.from({ length: 4 }, () => expect.any(String)), // the syntax error, checked above
+      `In [5]: ${cell}`,
+      'Out[5]: 54',
+      'In [6]:',
       'Do you really want to exit ([y]/n)? y',
       'Shutting down kernel',
     ]);

@@ -78,7 +78,9 @@ export class Tmux {
 
   /** Types `text` as it is (no key names), without Enter. */
   async type(name: string, text: string): Promise<void> {
-    await this.tmux('send-keys', '-t', name, '-l', text);
+    // tmux reads an argument that ends with `;` as the end of its command, unless escaped.
+    const literal = text.endsWith(';') ? `${text.slice(0, -1)}\\;` : text;
+    await this.tmux('send-keys', '-t', name, '-l', literal);
   }
 
   /**
