@@ -45,6 +45,7 @@ import {
 } from './execution/preload.js';
 import { scriptConverters } from './execution/script-converter.js';
 import { TypeChecker } from './execution/type-checker.js';
+import { whenParentEnds } from './parent-watch.js';
 import { loginHint, loginState } from './protocol/login-state.js';
 import type { QuickInfo } from './protocol/quick-info.js';
 import { KernelServer, kernelLog } from './protocol/server.js';
@@ -215,6 +216,8 @@ const server = new KernelServer(handler, configPath, {
 void server.closed.then(() => process.exit(0));
 process.on('SIGINT', () => runner.interrupt());
 process.on('SIGTERM', () => server.close());
+// A front end that ended without a shutdown request (its terminal closed): the same as SIGTERM.
+whenParentEnds(process.env, () => server.close());
 // Outside any cell's control flow: shown in the cell running now (or the last one), never fatal.
 const stray = (error: unknown) => {
   const text = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
