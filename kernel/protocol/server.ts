@@ -98,6 +98,9 @@ const TslabServerClass = jupyter.ZmqServer as unknown as new (
   configPath: string,
 ) => TslabServer;
 
+/** A cell that is `exit` or `quit` (called or not), which IPython's kernels answer with `ask_exit`. */
+const EXIT_CELL = /^\s*(exit|quit)(?:\s*\(\s*\))?\s*;?\s*$/;
+
 /**
  * After a failure, requests arriving this soon were sent with the failed one ("run all") and are
  * aborted too; a client that waited for the failure's reply cannot answer that fast.
@@ -387,7 +390,13 @@ export class KernelServer extends TslabServerClass {
       this.#publish(message, update ? 'update_display_data' : 'display_data', content);
     jupyter.lastWriteDisplayData = display;
 
-    const outcome = await this.#backend.run(source, count, display);
+    // `exit` or `quit` alone asks the front end to end, as in IPython (`jupyter console` then quits
+    // and shuts the kernel down); unless a cell declared that name.
+    const exit = EXIT_CELL.exec(source)?.[1];
+    const asksExit = exit !== undefined && !(exit in globalThis);
+    const outcome: CellOutcome = asksExit
+      ? { status: 'ok', result: null }
+      : await this.#backend.run(source, count, display);
     if (!silent && store_history !== false) {
       const text = outcome.status === 'ok' ? outcome.result?.['text/plain'] : undefined;
       this.#history().record(count, source, typeof text === 'string' ? text : null);
@@ -400,7 +409,8 @@ export class KernelServer extends TslabServerClass {
           metadata: {},
         });
       }
-      reply.content = { status: 'ok', execution_count: count, payload: [], user_expressions: {} };
+      const payload = asksExit ? [{ source: 'ask_exit', keepkernel: false }] : [];
+      reply.content = { status: 'ok', execution_count: count, payload, user_expressions: {} };
     } else {
       const { ename, evalue, traceback } = outcome;
       this.#publish(message, 'error', { ename, evalue, traceback });

@@ -267,6 +267,18 @@ describe.skipIf(!hasConsole)('jupyter console with the sandbox kernel', () => {
     ]);
   });
 
+  it('quits on `exit`, as with IPython, and its kernel ends', {
+    timeout: START_MS + 2 * ANSWER_MS,
+  }, async () => {
+    await tmux.start('exit', cwd, consoleArgv);
+    await tmux.waitForScreen('exit', atPrompt(1), 'the first prompt', START_MS);
+    await tmux.enter('exit', 'exit');
+    const lines = await tmux.waitForExit('exit', 'the console to end on exit', ANSWER_MS);
+    await kernelsEnded();
+    expect(lines.join('\n')).not.toMatch(/Error|is not defined|warning/);
+    expect(written(lines)).toContain('In [1]: exit');
+  });
+
   it('leaves no kernel behind when its terminal is closed under it', {
     timeout: START_MS + ANSWER_MS,
   }, async () => {
