@@ -100,7 +100,9 @@ export async function stagedLoad(
   if (walk === null || store.path === ':memory:')
     return stageAndMove(store, table, source, options, file, walk);
   try {
-    return await withFileLock(file, { timeout: 0, who: 'the walk' }, () =>
+    // A minute before a silent holder counts as gone (one of this machine is known gone at once):
+    // a batch that keeps the event loop busy for seconds must not lose its lock.
+    return await withFileLock(file, { timeout: 0, stale: 60_000, who: 'the walk' }, () =>
       stageAndMove(store, table, source, options, file, walk),
     );
   } catch (error) {

@@ -2,13 +2,13 @@
  * Staging files and walks across real processes (the data-load child, killed with SIGKILL where
  * it says so): a load killed without `resume` leaves its staging file only until the store is
  * opened again, while a live load's and a resumable walk's stay; and a second load of a walk that
- * another process is loading fails at once with a `StoreBusyError` naming the walk and that
- * process, which goes on unharmed.
+ * another process (or this one) is loading fails at once with a `StoreBusyError` naming the walk
+ * and that process, which goes on unharmed.
  */
 import { readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { openStore } from '../../src/data/index.js';
+import { openStore, StoreBusyError } from '../../src/data/index.js';
 import { bundleChild, projectTempDir } from '../support/bundle-child.js';
 import { type LinesChild, startChild } from '../support/child-lines.js';
 
@@ -117,4 +117,32 @@ it('a second load of a walk another process is loading fails at once, naming the
   // Bob's 80 records and each of Alice's once.
   expect(rows).toBe(80 + storedBefore + 80);
   expect(distinct).toBe(storedBefore + 80);
+});
+
+it('in one process too: the second load of a walk fails at once, the first finishes whole', async () => {
+  const store = await openStore(join(dir, 'one-process.duckdb'));
+  let resolveStarted!: () => void;
+  const started = new Promise<void>((resolve) => {
+    resolveStarted = resolve;
+  });
+  async function* crawl() {
+    for (let id = 1; id <= 200; id++) {
+      if (id % 20 === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+      yield { id, name: `user${id}` };
+    }
+  }
+  const first = store.load('users', crawl(), {
+    resume: 'all users',
+    batchSize: 20,
+    onProgress: () => resolveStarted(),
+  });
+  await started;
+  const second = await store.load('users', crawl(), { resume: 'all users' }).catch((error: unknown) => error);
+  expect(second).toBeInstanceOf(StoreBusyError);
+  expect((second as Error).message).toMatch(
+    new RegExp(`^the walk "all users" into table "users" is being loaded by process ${process.pid} on `),
+  );
+  expect(await first).toEqual({ rows: 200, pages: 10, resumedFrom: 0 });
+  expect(await store.query('select count(*)::INTEGER as n from users')).toEqual([{ n: 200 }]);
+  await store.close();
 });
