@@ -23,6 +23,7 @@
  * waiting for the first frame), `open` (ready for sets), `waiting` (backoff before the next try),
  * `failed` (closed with a permanent code; only an explicit `open()` starts again).
  */
+import { MAX_TIMER_MS } from '../records/validate.js';
 import { isPermanentCloseCode } from './close-codes.js';
 import { CloudError, messageOf } from './cloud-error.js';
 import {
@@ -365,7 +366,8 @@ export class CloudConnection {
     this.#failures++;
     const exponent = Math.min(this.#failures, MAX_EXPONENT);
     const unit = this.#config.reconnectDelayMs;
-    const delay = (this.#config.random ?? Math.random)() * (2 ** exponent - 1) * unit;
+    // Capped at a timer's longest wait: a longer one would fire at once (a reconnect storm).
+    const delay = Math.min((this.#config.random ?? Math.random)() * (2 ** exponent - 1) * unit, MAX_TIMER_MS);
     this.#state = 'waiting';
     this.#timer = setTimeout(() => {
       this.#timer = null;

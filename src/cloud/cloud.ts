@@ -26,6 +26,7 @@ import {
   assertObject,
   assertSeconds,
   describe,
+  MAX_TIMER_SECONDS,
 } from '../records/validate.js';
 import { CLOSE_OVERLOADED } from './close-codes.js';
 import { CloudConnection, type ConnectionState, type DisconnectInfo } from './cloud-connection.js';
@@ -87,7 +88,9 @@ export interface CloudOptions {
   username?: string;
   /**
    * Base unit of the reconnect backoff, in seconds (default 1): try n in a row waits
-   * `random() * (2^min(n,5) - 1)` units (at most 31 units).
+   * `random() * (2^min(n,5) - 1)` units (at most 31 units, and never past 24.8 days).
+   * Duration options of a cloud (this, `rateLimit`, `stableAfter`, `initialValuesWait`) are at
+   * most 2,147,483 s (about 24.8 days, a timer's longest wait): a longer one is a `RangeError`.
    */
   reconnectDelay?: number;
   /**
@@ -265,7 +268,7 @@ export class Cloud extends TypedEmitter<CloudEventMap> {
     if (this.#sendsSessionCookie) session!.requireAuth('a cloud connection to the platform');
 
     this.lengthLimit = assertInteger(options.lengthLimit ?? PLATFORM_LENGTH_LIMIT, 'options.lengthLimit', 1);
-    this.rateLimit = assertSeconds(options.rateLimit ?? 0.1, 'options.rateLimit');
+    this.rateLimit = assertSeconds(options.rateLimit ?? 0.1, 'options.rateLimit', 0, MAX_TIMER_SECONDS);
     this.allowNonNumeric = assertBoolean(options.allowNonNumeric ?? false, 'options.allowNonNumeric');
 
     if (options.username !== undefined) assertNonEmptyString(options.username, 'options.username');
@@ -306,10 +309,13 @@ export class Cloud extends TypedEmitter<CloudEventMap> {
         WebSocket: options.WebSocket,
         handshake: () =>
           `${JSON.stringify({ method: 'handshake', user: this.username, project_id: this.projectId })}\n`,
-        reconnectDelayMs: assertSeconds(options.reconnectDelay ?? 1, 'options.reconnectDelay') * 1000,
+        reconnectDelayMs:
+          assertSeconds(options.reconnectDelay ?? 1, 'options.reconnectDelay', 0, MAX_TIMER_SECONDS) * 1000,
         initialValuesWaitMs:
-          assertSeconds(options.initialValuesWait ?? 1, 'options.initialValuesWait') * 1000,
-        stableAfterMs: assertSeconds(options.stableAfter ?? 10, 'options.stableAfter') * 1000,
+          assertSeconds(options.initialValuesWait ?? 1, 'options.initialValuesWait', 0, MAX_TIMER_SECONDS) *
+          1000,
+        stableAfterMs:
+          assertSeconds(options.stableAfter ?? 10, 'options.stableAfter', 0, MAX_TIMER_SECONDS) * 1000,
       },
       {
         frame: (text, initial) => this.#onFrame(text, initial),

@@ -14,8 +14,16 @@
  *   same keys: it is appended to a staging table, then moved over in the batch's transaction.
  * - With `resume`, each transaction also stores how many records the walk has stored, so a walk
  *   that was killed goes on from the next record (see `walk-progress.ts`).
+ * - Values go to the appender in typed data chunks (one column vector each, 2048 rows), not one
+ *   call per value; a table with a column the store did not create takes them row by row.
  */
-import type { DuckDBAppender, DuckDBConnection } from '@duckdb/node-api';
+import type {
+  DuckDBAppender,
+  DuckDBConnection,
+  DuckDBDataChunk,
+  DuckDBType,
+  DuckDBVector,
+} from '@duckdb/node-api';
 import { assertFunction, assertInteger, describe } from '../records/validate.js';
 import { type FlatRecord, toFlatRecord } from '../rows/flat-rows.js';
 import type { DuckDB } from './duckdb-module.js';
@@ -24,7 +32,7 @@ import { batchesOf, checkSource, DEFAULT_BATCH_SIZE, type LoadSource } from './l
 import { checkTableName, quoteName } from './sql-names.js';
 import type { StoreContext } from './store-context.js';
 import { applyChange, type Column, isEmptyChange, planChange, readColumns } from './table-schema.js';
-import { foreignWriter, type ValueWriter, writerFor } from './value-writers.js';
+import { converterFor, foreignWriter, type ValueConverter, type ValueWriter } from './value-writers.js';
 import { ensureWalksTable, forgetWalk, readWalk, saveWalk } from './walk-progress.js';
 
 /** How far a load has come. */
@@ -96,8 +104,22 @@ function checkOptions(table: string, options: LoadOptions): Checked {
   };
 }
 
+/** Whether the keys of `rows` rise strictly (numbers or texts): then no two are the same. */
+function risingKeys(rows: readonly FlatRecord[], key: string): boolean {
+  let last: unknown = rows[0]?.[key];
+  if (typeof last !== 'number' && typeof last !== 'string') return false;
+  for (let i = 1; i < rows.length; i++) {
+    const value = rows[i]![key];
+    if (typeof value !== typeof last || (value as number | string) <= (last as number | string)) return false;
+    last = value;
+  }
+  return true;
+}
+
 /** The later of two rows with the same key wins, in the order they came. */
 function lastByKey(rows: FlatRecord[], key: string): FlatRecord[] {
+  // A crawl in key order (the common case) has no repeats: checked without a map.
+  if (risingKeys(rows, key)) return rows;
   const byKey = new Map<unknown, FlatRecord>();
   for (const row of rows) {
     const value = row[key];
@@ -154,7 +176,17 @@ class TableLoader {
   readonly #oneTransaction: boolean;
   readonly #table: string;
   #columns: Column[] | null = null;
-  #writers: ValueWriter[] = [];
+  /** Per column: its converter (a column of the store's own type), else null. */
+  #converters: (ValueConverter | null)[] = [];
+  /** Per column: its writer (a column the store did not create), else null. */
+  #foreign: (ValueWriter | null)[] = [];
+  /** Per column: the type of its vector in a data chunk. */
+  #types: DuckDBType[] = [];
+  /**
+   * Rows go in as typed data chunks (far fewer calls into DuckDB than a value at a time); a table
+   * with a column the store did not create takes them row by row, so DuckDB casts each value.
+   */
+  #chunks: ChunkFiller | null = null;
   /** Column index by record key, as met (a key and its column may differ by case). */
   readonly #indexOf = new Map<string, number>();
   /** Per column, the row (of the batch) that last gave it a value: a key seen twice is a case clash. */
@@ -183,13 +215,29 @@ class TableLoader {
   }
 
   #setColumns(columns: Column[] | null): void {
+    const { duck } = this.#context;
     this.#columns = columns;
-    this.#writers = (columns ?? []).map((column) =>
-      column.foreign ? foreignWriter(column.name, column.type) : writerFor(this.#context.duck, column.type),
-    );
+    this.#converters = [];
+    this.#foreign = [];
+    this.#types = [];
+    for (const column of columns ?? []) {
+      if (column.foreign) {
+        this.#converters.push(null);
+        this.#foreign.push(foreignWriter(column.name, column.type));
+        this.#types.push(duck.VARCHAR); // unused: such a table is written row by row
+      } else {
+        const { type, convert } = converterFor(duck, column.type);
+        this.#converters.push(convert);
+        this.#foreign.push(null);
+        this.#types.push(type);
+      }
+    }
+    this.#chunks = this.#foreign.every((writer) => writer === null)
+      ? new ChunkFiller(duck, this.#types)
+      : null;
     this.#indexOf.clear();
-    this.#stamps = new Int32Array(this.#writers.length).fill(-1);
-    this.#values = new Array(this.#writers.length);
+    this.#stamps = new Int32Array(this.#types.length).fill(-1);
+    this.#values = new Array(this.#types.length);
   }
 
   /** The index of the column a record's key goes into (names ignore case), or -1 for a new key. */
@@ -343,10 +391,10 @@ class TableLoader {
    * @throws ColumnCaseError for a record with two keys that differ only by case
    */
   #append(appender: DuckDBAppender, rows: readonly FlatRecord[]): void {
-    const writers = this.#writers;
     const stamps = this.#stamps.fill(-1);
     const values = this.#values;
-    const count = writers.length;
+    const chunks = this.#chunks;
+    chunks?.begin(appender, rows.length);
     // Rows of a batch mostly have the same keys in the same order: the key at each position is
     // compared with the last row's (one comparison of the same string) before any lookup.
     const lastKeys: string[] = [];
@@ -373,12 +421,8 @@ class TableLoader {
           stamps[index] = r;
           values[index] = value;
         }
-        for (let i = 0; i < count; i++) {
-          const value = stamps[i] === r ? values[i] : null;
-          if (value === null || value === undefined) appender.appendNull();
-          else if (!writers[i]!(appender, value)) throw MISFIT;
-        }
-        appender.endRow();
+        if (chunks !== null) chunks.add(this.#converters, stamps, values, r);
+        else this.#appendRow(appender, stamps, values, r);
       }
     } catch (error) {
       // The batch's rows are not the table's: dropped before anything else uses the appender.
@@ -391,6 +435,27 @@ class TableLoader {
       throw error;
     }
     appender.flushSync();
+  }
+
+  /** Appends one row value by value (a table with a column the store did not create). */
+  #appendRow(appender: DuckDBAppender, stamps: Int32Array, values: unknown[], r: number): void {
+    for (let i = 0; i < stamps.length; i++) {
+      const value = stamps[i] === r ? values[i] : null;
+      if (value === null || value === undefined) {
+        appender.appendNull();
+        continue;
+      }
+      const foreign = this.#foreign[i];
+      if (foreign) {
+        foreign(appender, value);
+        continue;
+      }
+      const converted = this.#converters[i]!(value);
+      if (converted === undefined) throw MISFIT;
+      if (converted === null) appender.appendNull();
+      else appender.appendValue(converted, this.#types[i]);
+    }
+    appender.endRow();
   }
 
   /** The other key of `row` that goes into column `index` (for a case clash's message). */
@@ -435,6 +500,73 @@ class TableLoader {
     this.#closeAppender();
     await this.#context.connection.run(`DROP TABLE IF EXISTS ${quoteName(this.#staging)}`);
     this.#staging = null;
+  }
+}
+
+/**
+ * Fills a typed data chunk (DuckDB's vector size of rows, the last one of a batch smaller) with a
+ * batch's rows and hands it to the appender each time it is full. One chunk is reused: its native
+ * memory is outside the JavaScript heap, so chunks left to the garbage collector pile up.
+ */
+class ChunkFiller {
+  readonly #duck: DuckDB;
+  readonly #types: DuckDBType[];
+  readonly #chunk: DuckDBDataChunk;
+  #appender: DuckDBAppender | null = null;
+  /** Rows of the batch not yet in a chunk. */
+  #left = 0;
+  #vectors: DuckDBVector[] | null = null;
+  /** Rows the chunk is filled to (kept here: the chunk's own count is a native call). */
+  #size = 0;
+  #at = 0;
+
+  constructor(duck: DuckDB, types: DuckDBType[]) {
+    this.#duck = duck;
+    this.#types = types;
+    this.#chunk = duck.DuckDBDataChunk.create(types);
+  }
+
+  /** Starts a batch of `rows` rows for `appender`. */
+  begin(appender: DuckDBAppender, rows: number): void {
+    this.#appender = appender;
+    this.#left = rows;
+    this.#vectors = null;
+  }
+
+  /**
+   * Adds row `r` (its values by column, where `stamps` says they are this row's).
+   * @throws MISFIT for a value its column cannot hold
+   */
+  add(converters: (ValueConverter | null)[], stamps: Int32Array, values: unknown[], r: number): void {
+    let vectors = this.#vectors;
+    if (vectors === null) {
+      // Sized to the rows left, so every item of every vector is set (an unset list item is garbage).
+      const size = Math.min(this.#left, this.#duck.DuckDBVector.standardSize());
+      const chunk = this.#chunk;
+      chunk.reset();
+      chunk.rowCount = size;
+      vectors = this.#types.map((_, i) => chunk.getColumnVector(i));
+      this.#vectors = vectors;
+      this.#size = size;
+      this.#at = 0;
+    }
+    const at = this.#at;
+    for (let i = 0; i < vectors.length; i++) {
+      const value = stamps[i] === r ? values[i] : null;
+      if (value === null || value === undefined) {
+        vectors[i]!.setItem(at, null);
+        continue;
+      }
+      const converted = converters[i]!(value);
+      if (converted === undefined) throw MISFIT;
+      vectors[i]!.setItem(at, converted);
+    }
+    this.#left--;
+    if (++this.#at === this.#size) {
+      for (const vector of vectors) vector.flush();
+      this.#appender!.appendDataChunk(this.#chunk);
+      this.#vectors = null;
+    }
   }
 }
 

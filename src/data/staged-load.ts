@@ -7,16 +7,22 @@
  * and no query sees part of a load. A resumable walk keeps its staging file, named after the
  * walk, and its progress in it: killed, it goes on from there; finished but killed before the
  * move, the next call moves it.
+ *
+ * A walk's staging file is held by one load at a time (a lock beside it): a second load of the
+ * same walk, in this process or another, fails at once with a {@link StoreBusyError} naming the
+ * walk and the process that loads it. Staging files of processes that are gone (a load killed
+ * without `resume`) are removed when a store opens and before each load.
  */
 import { createHash } from 'node:crypto';
 import { mkdir, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
+import { FileLockTimeoutError, processIsGone, withFileLock } from '../databases/file-lock.js';
 import { type ColumnType, widenExpression } from './column-types.js';
 import { type LoadOptions, type LoadResult, loadInto } from './load.js';
 import type { LoadSource } from './load-sources.js';
-import type { SharedFile } from './shared-file.js';
+import { type SharedFile, StoreBusyError } from './shared-file.js';
 import { checkTableName, quoteName, quoteText } from './sql-names.js';
 
 /** The name the staging file is attached under while its rows move in. */
@@ -26,22 +32,30 @@ const FINISHED_TABLE = '_scratchlab_staged';
 
 let stagings = 0;
 
+/**
+ * DuckDB settings of a staging file. Its rows are written once and read once, then deleted: not
+ * compressed, which halves the cost of writing them (the store compresses them as they move in).
+ * Its memory is small: what it wrote is on disk, so DuckDB drops it from memory rather than keep
+ * it cached for the whole walk (large batches and widened columns spill to disk).
+ */
+const STAGING_SETTINGS = { force_compression: 'uncompressed', memory_limit: '32MB' };
+
 /** The folder of staging files of a store. */
 function stagingFolder(store: SharedFile): string {
   return store.path === ':memory:' ? join(tmpdir(), 'scratchlab-loads') : `${store.path}.loads`;
 }
 
-/** `p<pid>-…` files of processes that are gone (a load killed without `resume`) are removed. */
-async function sweep(folder: string): Promise<void> {
+/**
+ * Removes the staging files of `store` left by processes that are gone (a load killed without
+ * `resume`): the `p<pid>-…` files (with their log and spill folder) of a pid with no process. A
+ * live process's files, and a resumable walk's (`walk-…`, kept on purpose), are left alone.
+ */
+export async function sweepStaging(store: SharedFile): Promise<void> {
+  const folder = stagingFolder(store);
   for (const name of await readdir(folder).catch(() => [] as string[])) {
     const pid = /^p(\d+)-/.exec(name)?.[1];
-    if (pid === undefined || Number(pid) === process.pid) continue;
-    try {
-      process.kill(Number(pid), 0);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ESRCH')
-        await rm(join(folder, name), { force: true }).catch(() => undefined);
-    }
+    if (pid !== undefined && processIsGone(Number(pid)))
+      await rm(join(folder, name), { recursive: true, force: true }).catch(() => undefined);
   }
 }
 
@@ -75,7 +89,7 @@ export async function stagedLoad(
   const walk = options.resume === true ? table : typeof options.resume === 'string' ? options.resume : null;
   const folder = stagingFolder(store);
   await mkdir(folder, { recursive: true });
-  await sweep(folder);
+  await sweepStaging(store);
   const file =
     walk === null || store.path === ':memory:'
       ? join(folder, `p${process.pid}-${++stagings}-${Date.now()}.duckdb`)
@@ -83,16 +97,46 @@ export async function stagedLoad(
           folder,
           `walk-${createHash('sha256').update(`${table}\0${walk}`).digest('hex').slice(0, 24)}.duckdb`,
         );
+  if (walk === null || store.path === ':memory:')
+    return stageAndMove(store, table, source, options, file, walk);
+  try {
+    // A minute before a silent holder counts as gone (one of this machine is known gone at once):
+    // a batch that keeps the event loop busy for seconds must not lose its lock.
+    return await withFileLock(file, { timeout: 0, stale: 60_000, who: 'the walk' }, () =>
+      stageAndMove(store, table, source, options, file, walk),
+    );
+  } catch (error) {
+    if (!(error instanceof FileLockTimeoutError)) throw error;
+    const holder = error.holder;
+    throw new StoreBusyError(
+      `the walk ${JSON.stringify(walk)} into table "${table}" is being loaded by ${
+        holder ? `process ${holder.pid} on ${holder.host} (since ${holder.since})` : 'another load'
+      }: wait for it to finish, or give this load another resume name`,
+      { cause: error },
+    );
+  }
+}
+
+/** Stages the walk in `file`, then moves it in (see the file's comment). */
+async function stageAndMove(
+  store: SharedFile,
+  table: string,
+  source: LoadSource,
+  options: LoadOptions,
+  file: string,
+  walk: string | null,
+): Promise<LoadResult> {
   const existed = await stat(file).then(
     () => true,
     () => false,
   );
   const { duck } = store;
-  const removeStaging = () => Promise.all([rm(file, { force: true }), rm(`${file}.wal`, { force: true })]);
+  const removeStaging = () =>
+    Promise.all(['', '.wal', '.tmp'].map((end) => rm(`${file}${end}`, { recursive: true, force: true })));
 
   // The table's columns as the store has them now, so the staged rows get the same types.
   const seed = await store.use((connection) => columnsOf(connection, 'current_database()', table));
-  const instance = await duck.DuckDBInstance.create(file);
+  const instance = await duck.DuckDBInstance.create(file, STAGING_SETTINGS);
   let result: LoadResult;
   try {
     const setup = await instance.connect();

@@ -23,7 +23,7 @@ import { plainRow, toParameters } from './query-values.js';
 import { SharedFile } from './shared-file.js';
 import { quoteName } from './sql-names.js';
 import { statementOf } from './sql-template.js';
-import { stagedLoad } from './staged-load.js';
+import { stagedLoad, sweepStaging } from './staged-load.js';
 import { WALKS_TABLE } from './walk-progress.js';
 
 /** A row of a query's answer. */
@@ -260,6 +260,8 @@ export class Store {
     const file = new SharedFile(await loadDuckDB(), this.path, this.wait * 1000);
     // Opened once now, so a file that cannot be opened (not a database, no folder) fails here.
     await file.use(async () => undefined);
+    // Staging files of loads killed without `resume` go now, not at the next load (which may never come).
+    await sweepStaging(file);
     this.#file = file;
     return file;
   }

@@ -1,23 +1,34 @@
 /**
- * How one value goes into the appender for each column type. A writer checks and writes in one
- * pass: it appends a value its column holds (converted on the way: numbers and booleans to text
- * in a `VARCHAR` column, lists to JSON text, ISO times to microseconds, each parsed once) and
- * answers false, appending nothing, for a value that needs a wider column. So a load checks its
- * values' types only while it writes them, and infers types again only for a batch that needs it.
+ * How one value goes into a column of each of the store's types. A converter checks and converts
+ * in one pass: it answers the value as DuckDB takes it (numbers and booleans as text in a
+ * `VARCHAR` column, lists of objects as JSON text, ISO times as microseconds, each parsed once),
+ * null for a value stored as null (an invalid `Date`), and undefined for a value that needs a wider
+ * column. So a load checks its values' types only while it converts them, and infers types again
+ * only for a batch that needs it. Converted values fill typed column vectors (a data chunk), or the
+ * row appender of a table that has a column the store did not create.
  *
  * A column the store did not create (a `DECIMAL(38,10)` made by SQL) takes every value as DuckDB
  * casts it; a value it cannot hold is a {@link ColumnTypeError}, never a change of the column.
  */
-import type { DuckDBAppender } from '@duckdb/node-api';
+import type { DuckDBAppender, DuckDBType, DuckDBValue } from '@duckdb/node-api';
 import { type ColumnType, isIsoTime, isList, itemType, type ScalarType } from './column-types.js';
 import type { DuckDB } from './duckdb-module.js';
 import { ColumnTypeError } from './load-errors.js';
 
 /**
- * Appends one value (never null: the caller appends nulls) to the current row; false (and
- * nothing appended) when the column's type cannot hold it.
+ * Appends one value (never null: the caller appends nulls) to the current row of a column of a
+ * type the store did not create.
  */
 export type ValueWriter = (appender: DuckDBAppender, value: unknown) => boolean;
+
+/** A value (never null) as its column takes it; null to store null; undefined when it does not fit. */
+export type ValueConverter = (value: unknown) => DuckDBValue | undefined;
+
+/** The vector type and the converter of one column of the store's own types. */
+export interface ColumnConverter {
+  type: DuckDBType;
+  convert: ValueConverter;
+}
 
 /** A value as text: lists and objects as JSON, dates as ISO 8601. */
 function textOf(value: unknown): string {
@@ -46,86 +57,63 @@ function timeOf(value: unknown): number | undefined {
   return undefined;
 }
 
-/** A list item a list of `type` holds, as DuckDB takes it (null stays null); undefined when it does not fit. */
-function itemValue(duck: DuckDB, type: ScalarType, value: unknown): unknown {
-  if (value === null || value === undefined) return null;
+/**
+ * The converter of a scalar column (or of a list's items) of `type`: null stays null; undefined
+ * for a value that does not fit. One closure per type, so a value costs no switch.
+ */
+function scalarConverter(duck: DuckDB, type: ScalarType): ValueConverter {
   switch (type) {
     case 'BOOLEAN':
-      return typeof value === 'boolean' ? value : undefined;
+      return (value) =>
+        value === null || value === undefined ? null : typeof value === 'boolean' ? value : undefined;
     case 'BIGINT':
-      if (typeof value === 'number') return Number.isSafeInteger(value) ? BigInt(value) : undefined;
-      return typeof value === 'bigint' && value >= MIN_BIGINT && value < MAX_BIGINT ? value : undefined;
+      return (value) => {
+        if (typeof value === 'number') return Number.isSafeInteger(value) ? BigInt(value) : undefined;
+        if (value === null || value === undefined) return null;
+        return typeof value === 'bigint' && value >= MIN_BIGINT && value < MAX_BIGINT ? value : undefined;
+      };
     case 'DOUBLE':
-      if (typeof value === 'number') return Number.isFinite(value) ? value : undefined;
-      return typeof value === 'bigint' && value >= MIN_BIGINT && value < MAX_BIGINT
-        ? Number(value)
-        : undefined;
-    case 'TIMESTAMP': {
-      const ms = timeOf(value);
-      if (ms === undefined) return undefined;
-      return Number.isNaN(ms) ? null : duck.timestampValue(BigInt(Math.round(ms * 1000)));
-    }
+      return (value) => {
+        if (typeof value === 'number') return Number.isFinite(value) ? value : undefined;
+        if (value === null || value === undefined) return null;
+        return typeof value === 'bigint' && value >= MIN_BIGINT && value < MAX_BIGINT
+          ? Number(value)
+          : undefined;
+      };
+    case 'TIMESTAMP':
+      return (value) => {
+        if (value === null || value === undefined) return null;
+        const ms = timeOf(value);
+        if (ms === undefined) return undefined;
+        return Number.isNaN(ms) ? null : duck.timestampValue(BigInt(Math.round(ms * 1000)));
+      };
     default:
-      return textOf(value); // lists and objects inside a list are kept as JSON text
+      // Lists and objects are kept as JSON text.
+      return (value) => (value === null || value === undefined ? null : textOf(value));
   }
 }
 
-/** The writer of a column of the store's type `type`. */
-export function writerFor(duck: DuckDB, type: ColumnType): ValueWriter {
-  if (isList(type)) {
-    const item = itemType(type as `${ScalarType}[]`);
-    const listType = duck.LIST(scalarDuckType(duck, item));
-    return (appender, value) => {
-      if (!Array.isArray(value)) return false;
-      const items = new Array<unknown>(value.length);
+/** The converter of a column of the store's type `type`. */
+export function converterFor(duck: DuckDB, type: ColumnType): ColumnConverter {
+  if (!isList(type)) {
+    const scalar = type as ScalarType;
+    return { type: scalarDuckType(duck, scalar), convert: scalarConverter(duck, scalar) };
+  }
+  const item = itemType(type as `${ScalarType}[]`);
+  const convertItem = scalarConverter(duck, item);
+  return {
+    type: duck.LIST(scalarDuckType(duck, item)),
+    convert: (value) => {
+      if (!Array.isArray(value)) return undefined;
+      const items = new Array<DuckDBValue>(value.length);
       for (let i = 0; i < value.length; i++) {
-        const converted = itemValue(duck, item, value[i]);
-        if (converted === undefined) return false;
+        const converted = convertItem(value[i]);
+        if (converted === undefined) return undefined;
         items[i] = converted;
       }
-      appender.appendList(items as Parameters<DuckDBAppender['appendList']>[0], listType);
-      return true;
-    };
-  }
-  switch (type as ScalarType) {
-    case 'BOOLEAN':
-      return (appender, value) => {
-        if (typeof value !== 'boolean') return false;
-        appender.appendBoolean(value);
-        return true;
-      };
-    case 'BIGINT':
-      return (appender, value) => {
-        if (typeof value === 'number') {
-          if (!Number.isSafeInteger(value)) return false;
-          appender.appendBigInt(BigInt(value));
-          return true;
-        }
-        if (typeof value !== 'bigint' || value < MIN_BIGINT || value >= MAX_BIGINT) return false;
-        appender.appendBigInt(value);
-        return true;
-      };
-    case 'DOUBLE':
-      return (appender, value) => {
-        const number = itemValue(duck, 'DOUBLE', value);
-        if (number === undefined) return false;
-        appender.appendDouble(number as number);
-        return true;
-      };
-    case 'TIMESTAMP':
-      return (appender, value) => {
-        const ms = timeOf(value);
-        if (ms === undefined) return false;
-        if (Number.isNaN(ms)) appender.appendNull();
-        else appender.appendTimestamp(duck.timestampValue(BigInt(Math.round(ms * 1000))));
-        return true;
-      };
-    default:
-      return (appender, value) => {
-        appender.appendVarchar(textOf(value));
-        return true;
-      };
-  }
+      return duck.listValue(items);
+    },
+  };
 }
 
 /**

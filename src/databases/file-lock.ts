@@ -175,9 +175,17 @@ async function readHolder(path: string): Promise<LockHolder | undefined> {
 
 /** True when the holder ran on this machine and its process no longer exists. */
 function isDeadHere(holder: LockHolder): boolean {
-  if (holder.host !== hostname() || holder.pid === process.pid) return false;
+  return holder.host === hostname() && processIsGone(holder.pid);
+}
+
+/**
+ * True when no process `pid` exists on this machine (never for this process; a process of
+ * another user exists, though it may not be signalled).
+ */
+export function processIsGone(pid: number): boolean {
+  if (pid === process.pid) return false;
   try {
-    process.kill(holder.pid, 0);
+    process.kill(pid, 0);
     return false;
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === 'ESRCH';

@@ -111,6 +111,9 @@ export function describe(value: unknown): string {
  */
 export const MAX_TIMER_SECONDS = 2_147_483;
 
+/** The longest delay `setTimeout` keeps, in ms (a longer one fires after 1 ms). */
+export const MAX_TIMER_MS = 2 ** 31 - 1;
+
 /**
  * Checks a duration in seconds: a finite number, at least `min` (default 0) and at most `max`
  * (default unbounded; {@link MAX_TIMER_SECONDS} for the period of a timer). Answers it.
@@ -122,7 +125,10 @@ export function assertSeconds(value: unknown, name: string, min = 0, max = Numbe
   if (!Number.isFinite(value) || value < min) {
     throw new RangeError(`${name} must be a finite number of seconds, at least ${min}, got ${value}`);
   }
-  if (value > max) throw new RangeError(`${name} must be at most ${max} seconds, got ${value}`);
+  if (value > max) {
+    const why = max === MAX_TIMER_SECONDS ? ' (about 24.8 days, the longest wait a timer keeps)' : '';
+    throw new RangeError(`${name} must be at most ${max} seconds${why}, got ${value}`);
+  }
   return value;
 }
 

@@ -350,3 +350,25 @@ describe('the alternate endpoint through Cloud.alternate', () => {
     await Promise.all([cloud.disconnect(), listener.disconnect()]);
   });
 });
+
+describe('duration options', () => {
+  it('refuse a period no timer keeps (over 2^31-1 ms it would fire at once) with a RangeError naming the option', () => {
+    const over = 2_147_484; // seconds: just past 2^31-1 ms
+    for (const name of ['reconnectDelay', 'rateLimit', 'stableAfter', 'initialValuesWait'] as const) {
+      expect(() => new Cloud({ projectId: 1, host: 'ws://x', [name]: over }), name).toThrow(RangeError);
+      expect(() => new Cloud({ projectId: 1, host: 'ws://x', [name]: over }), name).toThrow(
+        new RegExp(`^options\\.${name} must be at most 2147483 seconds \\(about 24\\.8 days`),
+      );
+      // The longest a timer keeps is still taken.
+      expect(new Cloud({ projectId: 1, host: 'ws://x', [name]: 2_147_483 })).toBeInstanceOf(Cloud);
+    }
+    const cloud = new Cloud({ projectId: 1, host: 'ws://x' });
+    for (const name of ['handlerTimeout', 'requesterTimeout'] as const) {
+      expect(() => cloud.requests({ lookupRequester: true, [name]: over }), name).toThrow(
+        new RegExp(`^options\\.${name} must be at most 2147483 seconds`),
+      );
+      expect(() => cloud.requests({ [name]: 2_147_483 }), name).not.toThrow();
+    }
+    expect(() => cloud.events({ interval: over })).toThrow(/^interval must be at most 2147483 seconds/);
+  });
+});

@@ -170,3 +170,35 @@ describe('a batch that needs a wider table', () => {
     expect(again[2]).toEqual({ id: 3, n: '3.5' });
   });
 });
+
+describe('batches longer than a data chunk (2048 rows)', () => {
+  it('store every value of every type across chunk ends, nulls and lists included, and a late misfit rewrites the batch whole', async () => {
+    const t0 = Date.UTC(2024, 4, 1);
+    const records = Array.from({ length: 5000 }, (_, i) => ({
+      id: i + 1,
+      title: i % 7 === 0 ? null : `t${i}`,
+      score: i % 3 === 0 ? null : i / 4,
+      ok: i % 2 === 0,
+      at: i % 11 === 0 ? null : new Date(t0 + i * 1000),
+      tags: i % 5 === 0 ? null : i % 5 === 1 ? [] : [`a${i}`, `b${i}`],
+      counts: [i, i + 1],
+      // Row 4097 of the first batch needs a wider column: the batch's earlier chunks are dropped and written again.
+      n: i === 4097 ? 'many' : i,
+    }));
+    const result = await store.load('chunked', records, { batchSize: 4500 });
+    expect(result).toMatchObject({ rows: 5000, pages: 2 });
+    expect(await typesOf('chunked')).toEqual({
+      id: 'BIGINT',
+      title: 'VARCHAR',
+      score: 'DOUBLE',
+      ok: 'BOOLEAN',
+      at: 'TIMESTAMP',
+      tags: 'VARCHAR[]',
+      counts: 'BIGINT[]',
+      n: 'VARCHAR',
+    });
+    const rows = await store.query('select * from chunked order by id', [], { maxRows: 5000 });
+    expect(rows).toHaveLength(5000);
+    expect([...rows]).toEqual(records.map((r) => ({ ...r, n: String(r.n) })));
+  });
+});

@@ -24,7 +24,7 @@
  * @module
  */
 import { decode, type EncodingOptions, encode } from '../../encoding.js';
-import { assertBoolean, assertSeconds } from '../../records/validate.js';
+import { assertBoolean, assertSeconds, MAX_TIMER_MS, MAX_TIMER_SECONDS } from '../../records/validate.js';
 import { messageOf } from '../cloud-error.js';
 import { checkName } from '../cloud-values.js';
 import { TypedEmitter } from '../typed-emitter.js';
@@ -58,7 +58,8 @@ export interface CloudRequestsOptions {
    * The time from a request's arrival to its `Error: … timed out` answer, when the handler has
    * not settled by then (default 8, so that the answer, sent at the cloud's pace, reaches the
    * project before it gives up after about 10 s; 0: no limit). One deadline per request: the
-   * requester lookup and the handler share it. A late result is dropped.
+   * requester lookup and the handler share it. A late result is dropped. At most 2,147,483 s
+   * (about 24.8 days, a timer's longest wait), as `requesterTimeout`.
    */
   handlerTimeout?: number;
   /**
@@ -173,8 +174,6 @@ const DEFAULT_REQUEST_VAR = 'TO_HOST';
 const DEFAULT_RESPONSE_VARS: readonly string[] = Object.freeze(
   Array.from({ length: 9 }, (_, i) => `FROM_HOST_${i + 1}`),
 );
-/** The longest delay `setTimeout` takes (a longer one would fire at once). */
-const MAX_TIMER_MS = 2 ** 31 - 1;
 /** The longest rid the host itself writes: a push id. */
 const PUSH_ID_LENGTH = PUSH_ID_PREFIX.length + 4;
 
@@ -242,12 +241,22 @@ export class CloudRequests extends TypedEmitter<CloudRequestsEventMap> {
     this.usedCloudVars = Object.freeze(names);
     this.lossless = assertBoolean(options.lossless ?? false, 'options.lossless');
     this.#encoding = { lossless: this.lossless };
-    this.handlerTimeout = assertSeconds(options.handlerTimeout ?? 8, 'options.handlerTimeout');
+    this.handlerTimeout = assertSeconds(
+      options.handlerTimeout ?? 8,
+      'options.handlerTimeout',
+      0,
+      MAX_TIMER_SECONDS,
+    );
     this.lookupRequester = assertBoolean(
       options.lookupRequester ?? cloud.isPlatform === true,
       'options.lookupRequester',
     );
-    const requesterTimeout = assertSeconds(options.requesterTimeout ?? 2, 'options.requesterTimeout');
+    const requesterTimeout = assertSeconds(
+      options.requesterTimeout ?? 2,
+      'options.requesterTimeout',
+      0,
+      MAX_TIMER_SECONDS,
+    );
     this.#lookup = this.lookupRequester
       ? new RequesterLookup((limit) => cloud.logs({ limit }), {
           timeoutMs: Math.min(Math.round(requesterTimeout * 1000), MAX_TIMER_MS),

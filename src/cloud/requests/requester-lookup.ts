@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { assertFunction, assertInteger, assertObject } from '../../records/validate.js';
+import { assertFunction, assertInteger, assertObject, MAX_TIMER_MS } from '../../records/validate.js';
 import type { CloudLogLike } from './cloud-like.js';
 
 /** Reads the newest `limit` entries of the log. */
@@ -111,8 +111,6 @@ export class RequesterLookup {
 
 /** Most entries one read may ask for (the log serves 100 a request; more means several). */
 const MAX_LIMIT = 1000;
-/** The longest delay `setTimeout` takes (a longer one would fire at once). */
-const MAX_TIMER_MS = 2 ** 31 - 1;
 
 function keyOf(name: string, value: string): string {
   return `${name}\u0000${value}`;
