@@ -2,7 +2,9 @@
 // jupyter_client: shutdown_request on the control channel, or "Restart kernel"): the sets it received
 // last, within its last write interval (a write at most every second), are in the file once the
 // process has gone. The sandbox runs in this process (it outlives the kernel), the sets come from
-// this process through the real client, and the test reads the kernel's store file itself.
+// this process through the real client, and the test reads the kernel's store file itself. Measured
+// here: the shutdown reaches the kernel 0.2-0.5 s after the last set, before the recorder's timer
+// would write it; with the store's close left out of the shutdown, both cases lose the last sets.
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from '../../src/data/index.js';
