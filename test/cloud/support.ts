@@ -12,14 +12,22 @@ import {
   CloudState,
 } from '../../src/sandbox/cloud/index.js';
 
-/** Waits until `check()` is truthy; fails (with `what`) if it never is. The bound is a safety net, not an assertion. */
-export async function waitFor<T>(check: () => T, what: string, limitMs = 15_000): Promise<NonNullable<T>> {
+/**
+ * Waits until `check()` (or what it resolves to) is truthy, asking again `everyMs` after each
+ * answer; fails (with `what`) if it never is. The bound is a safety net, not an assertion.
+ */
+export async function waitFor<T>(
+  check: () => T | Promise<T>,
+  what: string,
+  limitMs = 15_000,
+  everyMs = 5,
+): Promise<NonNullable<T>> {
   const deadline = Date.now() + limitMs;
   for (;;) {
-    const value = check();
+    const value = await check();
     if (value) return value as NonNullable<T>;
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
+    await new Promise((resolve) => setTimeout(resolve, everyMs));
   }
 }
 

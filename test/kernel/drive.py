@@ -4,7 +4,10 @@ Reads one JSON object from stdin:
     {"kernel": NAME, "cwd": DIR, "requests": [REQUEST, ...], "timeout": SECONDS}
 where a REQUEST is {"execute": CODE}, {"inspect": CODE, "cursor": N}, {"kernel_info": true},
 {"history": {HISTORY_REQUEST_FIELDS}},
-{"comm_info": TARGET_NAME_OR_NULL}, {"comm": "comm_open" | "comm_msg" | "comm_close", "content": {...}}
+{"comm_info": TARGET_NAME_OR_NULL}, {"restart": true} (a restart as Jupyter's "Restart kernel" does it:
+an interrupt, shutdown_request with restart true, up to 5 s for the process to end before it is
+killed, a new kernel on the same ports; answers {"reply": null, "iopub": [], "exited": BOOL,
+"exit_code": N} about the old process, and the next requests go to the new kernel), {"comm": "comm_open" | "comm_msg" | "comm_close", "content": {...}}
 (no shell reply: only its iopub messages), {"batch": [CODE, ...], "stop_on_error": BOOL} (sent all
 at once, then answered one by one), or {"shutdown": true} (last: the shutdown request on the
 control channel, then every iopub message of any parent until the kernel process exits, and
@@ -77,6 +80,17 @@ def shutdown(manager, client):
     return {"reply": reply, "iopub": messages, "exited": exited, "exit_code": code}
 
 
+def restart(manager, client, timeout):
+    """Restarts the kernel as a front end's "Restart kernel" does (KernelManager.restart_kernel,
+    not forced), and waits for the new one to answer; says how the old process ended."""
+    old = manager.provisioner.process
+    manager.restart_kernel(now=False)
+    client.wait_for_ready(timeout=timeout)
+    code = old.poll()
+    # Killed by Jupyter after its wait: a negative code (the signal); ended by itself: 0.
+    return {"reply": None, "iopub": [], "exited": code is not None and code >= 0, "exit_code": code}
+
+
 def main():
     job = json.load(sys.stdin)
     timeout = job.get("timeout", 60)
@@ -97,6 +111,9 @@ def main():
                     if error:
                         result["error"] = error
                     results.append(result)
+                continue
+            if "restart" in request:
+                results.append(restart(manager, client, timeout))
                 continue
             if "shutdown" in request:
                 results.append(shutdown(manager, client))

@@ -209,6 +209,7 @@ export type DriveRequest =
   | { comm_info: string | null }
   | { comm: 'comm_open' | 'comm_msg' | 'comm_close'; content: Record<string, unknown> }
   | { batch: string[]; stop_on_error?: boolean }
+  | { restart: true }
   | { shutdown: true };
 
 /** One iopub message of a request. */
@@ -224,7 +225,10 @@ export interface DriveResult {
   reply: Record<string, unknown> | null;
   iopub: IopubMessage[];
   error?: string;
-  /** After `{ shutdown: true }`: whether the kernel process ended by itself, and its exit code. */
+  /**
+   * After `{ shutdown: true }` (or `{ restart: true }`, about the old process): whether the kernel
+   * process ended by itself, and its exit code.
+   */
   exited?: boolean;
   exit_code?: number | null;
 }
