@@ -85,7 +85,8 @@ export class TypeChecker {
 
   /**
    * Checks `source` after the sources sent before it. Answers its problems, or `null` when it was
-   * not checked (the worker failed, too many checks wait) or not within `waitMs`.
+   * not checked (the worker failed, too many checks wait) or not within `waitMs` (at once when
+   * an earlier check is past its own wait).
    */
   check(source: string, label: string, waitMs: number): Promise<TypeProblem[] | null> {
     if (this.#failed !== null) return Promise.resolve(null);
@@ -96,6 +97,10 @@ export class TypeChecker {
     }
     this.#skipping = false;
     const id = this.#next++;
+    // Behind a check that went past its wait (a huge cell: a minute), this one would wait its
+    // whole limit too, and every cell after it: it is sent (later cells need its declarations)
+    // but not waited for; its answer goes to the log.
+    const behind = [...this.#waiting.values()].some((w) => w.late);
     return new Promise((resolve) => {
       let timer: NodeJS.Timeout | undefined;
       const waiting: Waiting = {
@@ -106,13 +111,18 @@ export class TypeChecker {
           resolve(problems);
         },
       };
+      this.#waiting.set(id, waiting);
+      this.#worker.postMessage({ id, source });
+      if (behind) {
+        waiting.late = true;
+        resolve(null);
+        return;
+      }
       timer = setTimeout(() => {
         waiting.late = true;
         resolve(null);
       }, waitMs);
       timer.unref();
-      this.#waiting.set(id, waiting);
-      this.#worker.postMessage({ id, source });
     });
   }
 
