@@ -12,6 +12,22 @@ import type { CheckReply, TypeProblem } from './type-check-messages.js';
 /** Checks waiting at most; more are skipped (and say so in the log, once). */
 export const MAX_WAITING = 500;
 
+/** Problems named in the log line of a late answer (a huge cell has thousands); the rest are counted. */
+const LOGGED_PROBLEMS = 5;
+/** Longest problem message in the log (a deep type's message runs to kilobytes). */
+const LOGGED_MESSAGE_CHARS = 150;
+
+/** `problems` as one bounded log line. */
+function loggedProblems(problems: readonly TypeProblem[]): string {
+  const named = problems
+    .slice(0, LOGGED_PROBLEMS)
+    .map((p) =>
+      p.message.length > LOGGED_MESSAGE_CHARS ? `${p.message.slice(0, LOGGED_MESSAGE_CHARS)}…` : p.message,
+    );
+  const more = problems.length - named.length;
+  return named.join('; ') + (more > 0 ? `; … and ${more} more` : '');
+}
+
 /** What the checker needs. */
 export interface TypeCheckerOptions {
   /** The kernel's own log (never a cell's output). */
@@ -148,9 +164,7 @@ export class TypeChecker {
       return;
     }
     if (waiting.late && reply.problems.length > 0)
-      this.#log(
-        `type check of ${waiting.label}, after its cell ended: ${reply.problems.map((p) => p.message).join('; ')}`,
-      );
+      this.#log(`type check of ${waiting.label}, after its cell ended: ${loggedProblems(reply.problems)}`);
     waiting.settle(reply.problems);
   }
 
