@@ -142,6 +142,18 @@ export class TypeChecker {
     });
   }
 
+  /**
+   * Stops waiting for the checks sent so far (an interrupt: the user wants the kernel back, not
+   * the warnings): they answer `null` now; their problems go to the log when they come.
+   */
+  stopWaiting(): void {
+    for (const waiting of this.#waiting.values()) {
+      if (waiting.late) continue;
+      waiting.late = true;
+      waiting.settle(null);
+    }
+  }
+
   /** Stops the worker. */
   async close(): Promise<void> {
     this.#failed ??= 'closed';

@@ -5,7 +5,8 @@ Reads one JSON object from stdin:
 where a REQUEST is {"execute": CODE}, {"inspect": CODE, "cursor": N}, {"kernel_info": true},
 {"history": {HISTORY_REQUEST_FIELDS}},
 {"comm_info": TARGET_NAME_OR_NULL}, {"comm": "comm_open" | "comm_msg" | "comm_close", "content": {...}}
-(no shell reply: only its iopub messages), {"batch": [CODE, ...], "stop_on_error": BOOL} (sent all
+(no shell reply: only its iopub messages), {"interrupt_after_reply": CODE} (executed, then
+interrupted as Jupyter does once its reply is in, its messages collected up to idle), {"batch": [CODE, ...], "stop_on_error": BOOL} (sent all
 at once, then answered one by one), or {"shutdown": true} (last: the shutdown request on the
 control channel, then every iopub message of any parent until the kernel process exits, and
 whether it exited by itself within the 5 s Jupyter gives it before killing it: {"reply": ..., "iopub": [...], "exited": BOOL, "exit_code": N}),
@@ -107,6 +108,18 @@ def main():
                 client.shell_channel.send(msg)
                 messages, error = collect(client, msg["header"]["msg_id"], timeout)
                 result = {"reply": None, "iopub": messages}
+                if error:
+                    result["error"] = error
+                results.append(result)
+                continue
+            if "interrupt_after_reply" in request:
+                msg_id = client.execute(request["interrupt_after_reply"], store_history=True)
+                reply = client.get_shell_msg(timeout=timeout)
+                while reply["parent_header"].get("msg_id") != msg_id:
+                    reply = client.get_shell_msg(timeout=timeout)
+                manager.interrupt_kernel()
+                messages, error = collect(client, msg_id, timeout)
+                result = {"reply": reply["content"], "iopub": messages}
                 if error:
                     result["error"] = error
                 results.append(result)

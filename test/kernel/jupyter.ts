@@ -202,6 +202,7 @@ export async function screenshot(home: JupyterHome, file: string, size = '1200,2
 /** A request for test/kernel/drive.py. */
 export type DriveRequest =
   | { execute: string }
+  | { interrupt_after_reply: string }
   | { inspect: string; cursor?: number }
   | { complete: string; cursor?: number }
   | { kernel_info: true }
