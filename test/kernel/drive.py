@@ -2,7 +2,7 @@
 
 Reads one JSON object from stdin:
     {"kernel": NAME, "cwd": DIR, "requests": [REQUEST, ...], "timeout": SECONDS}
-where a REQUEST is {"execute": CODE}, {"inspect": CODE, "cursor": N}, {"kernel_info": true},
+where a REQUEST is {"execute": CODE} (with "silent" and "store_history" when given), {"inspect": CODE, "cursor": N}, {"kernel_info": true},
 {"history": {HISTORY_REQUEST_FIELDS}},
 {"comm_info": TARGET_NAME_OR_NULL}, {"comm": "comm_open" | "comm_msg" | "comm_close", "content": {...}}
 (no shell reply: only its iopub messages), {"interrupt_after_reply": CODE} (executed, then
@@ -125,7 +125,8 @@ def main():
                 results.append(result)
                 continue
             if "execute" in request:
-                msg_id = client.execute(request["execute"], store_history=True)
+                msg_id = client.execute(request["execute"], silent=request.get("silent", False),
+                                        store_history=request.get("store_history", True))
             elif "inspect" in request:
                 msg_id = client.inspect(request["inspect"], request.get("cursor", len(request["inspect"])))
             elif "comm_info" in request:
