@@ -191,15 +191,18 @@ export class KernelServer extends TslabServerClass {
 
   /** Called by tslab's `init` once per socket, right after creating them: queues their sends. */
   override async bindSocket(socket: Socket, port: number): Promise<void> {
+    const bound = super.bindSocket(socket, port);
     const fields = this as unknown as Record<string, unknown>;
     for (const field of ['iopub', 'shell', 'control', 'stdin', 'hb']) {
       if (fields[field] === socket) {
-        fields[field] = new QueuedSocket(socket, (error) =>
-          this.#backend.log(`${field} send failed: ${String(error)}`),
+        fields[field] = new QueuedSocket(
+          socket,
+          (error) => this.#backend.log(`${field} send failed: ${String(error)}`),
+          bound, // its sends wait for its bind
         );
       }
     }
-    await super.bindSocket(socket, port);
+    await bound;
   }
 
   override handleShellMessage(socket: unknown, ...frames: unknown[]): Promise<void> {
