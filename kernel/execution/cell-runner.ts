@@ -43,6 +43,8 @@ export interface TypeCheck {
   check(source: string, label: string, waitMs: number): Promise<readonly TypeProblem[] | null>;
   /** Whether checks answer quickly now (the first one builds the checker's program). */
   readonly warm: boolean;
+  /** Answers `null` now to the checks being waited for (their problems go to the log). */
+  stopWaiting(): void;
 }
 
 /** What the runner needs from the kernel. */
@@ -157,10 +159,11 @@ export class CellRunner {
     return problems;
   }
 
-  /** Stops waiting for the cell's un-awaited value (Ctrl-C / interrupt). */
+  /** Stops waiting for the cell's un-awaited value, and for its type check (Ctrl-C / interrupt). */
   interrupt(): void {
     this.#executor?.interrupt();
     this.#interrupt?.();
+    this.#options.checker?.stopWaiting();
   }
 
   /** Runs `code` as cell `count`. */

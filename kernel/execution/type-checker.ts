@@ -12,6 +12,22 @@ import type { CheckReply, TypeProblem } from './type-check-messages.js';
 /** Checks waiting at most; more are skipped (and say so in the log, once). */
 export const MAX_WAITING = 500;
 
+/** Problems named in the log line of a late answer (a huge cell has thousands); the rest are counted. */
+const LOGGED_PROBLEMS = 5;
+/** Longest problem message in the log (a deep type's message runs to kilobytes). */
+const LOGGED_MESSAGE_CHARS = 150;
+
+/** `problems` as one bounded log line. */
+function loggedProblems(problems: readonly TypeProblem[]): string {
+  const named = problems
+    .slice(0, LOGGED_PROBLEMS)
+    .map((p) =>
+      p.message.length > LOGGED_MESSAGE_CHARS ? `${p.message.slice(0, LOGGED_MESSAGE_CHARS)}…` : p.message,
+    );
+  const more = problems.length - named.length;
+  return named.join('; ') + (more > 0 ? `; … and ${more} more` : '');
+}
+
 /** What the checker needs. */
 export interface TypeCheckerOptions {
   /** The kernel's own log (never a cell's output). */
@@ -85,7 +101,8 @@ export class TypeChecker {
 
   /**
    * Checks `source` after the sources sent before it. Answers its problems, or `null` when it was
-   * not checked (the worker failed, too many checks wait) or not within `waitMs`.
+   * not checked (the worker failed, too many checks wait) or not within `waitMs` (at once when
+   * an earlier check is past its own wait).
    */
   check(source: string, label: string, waitMs: number): Promise<TypeProblem[] | null> {
     if (this.#failed !== null) return Promise.resolve(null);
@@ -96,6 +113,10 @@ export class TypeChecker {
     }
     this.#skipping = false;
     const id = this.#next++;
+    // Behind a check that went past its wait (a huge cell: a minute), this one would wait its
+    // whole limit too, and every cell after it: it is sent (later cells need its declarations)
+    // but not waited for; its answer goes to the log.
+    const behind = [...this.#waiting.values()].some((w) => w.late);
     return new Promise((resolve) => {
       let timer: NodeJS.Timeout | undefined;
       const waiting: Waiting = {
@@ -106,14 +127,31 @@ export class TypeChecker {
           resolve(problems);
         },
       };
+      this.#waiting.set(id, waiting);
+      this.#worker.postMessage({ id, source });
+      if (behind) {
+        waiting.late = true;
+        resolve(null);
+        return;
+      }
       timer = setTimeout(() => {
         waiting.late = true;
         resolve(null);
       }, waitMs);
       timer.unref();
-      this.#waiting.set(id, waiting);
-      this.#worker.postMessage({ id, source });
     });
+  }
+
+  /**
+   * Stops waiting for the checks sent so far (an interrupt: the user wants the kernel back, not
+   * the warnings): they answer `null` now; their problems go to the log when they come.
+   */
+  stopWaiting(): void {
+    for (const waiting of this.#waiting.values()) {
+      if (waiting.late) continue;
+      waiting.late = true;
+      waiting.settle(null);
+    }
   }
 
   /** Stops the worker. */
@@ -138,9 +176,7 @@ export class TypeChecker {
       return;
     }
     if (waiting.late && reply.problems.length > 0)
-      this.#log(
-        `type check of ${waiting.label}, after its cell ended: ${reply.problems.map((p) => p.message).join('; ')}`,
-      );
+      this.#log(`type check of ${waiting.label}, after its cell ended: ${loggedProblems(reply.problems)}`);
     waiting.settle(reply.problems);
   }
 

@@ -6,7 +6,11 @@
  * queued throws `EBUSY` ("Socket is busy writing"). tslab sends without waiting, so around the
  * 130th–170th cell (four or five iopub messages each) a stream message or the `idle` status was
  * lost and nbconvert waited forever. A `QueuedSocket` stands in for the socket: every send waits
- * for the one before, in order. (zeromq's sockets are sealed: they cannot be patched in place.)
+ * for the one before, in order, and the first for the socket's bind (tslab binds its sockets at
+ * once and handles a request as soon as the shell is bound: a send during a bind fails, "Socket is
+ * blocked by a bind or unbind operation", and `jupyter console`, which asks kernel_info once, gave
+ * up on a kernel whose reply was lost so). (zeromq's sockets are sealed: they cannot be patched in
+ * place.)
  */
 
 /** What is queued: zeromq 6's socket, with its promise-returning `send`. */
@@ -23,13 +27,24 @@ const SEND_TIMEOUT_MS = 30_000;
 export class QueuedSocket {
   readonly socket: Socket;
   readonly #onError: (error: unknown) => void;
-  #last: Promise<void> = Promise.resolve();
+  #last: Promise<void>;
 
-  /** A failed send is reported through `onError` (the queue goes on), never thrown at the sender. */
-  constructor(socket: Socket, onError: (error: unknown) => void) {
+  /**
+   * A failed send is reported through `onError` (the queue goes on), never thrown at the sender.
+   * Sends wait for `bound` (the socket's bind: zeromq fails a send while a bind is under way).
+   */
+  constructor(
+    socket: Socket,
+    onError: (error: unknown) => void,
+    bound: Promise<unknown> = Promise.resolve(),
+  ) {
     this.socket = socket;
     this.#onError = onError;
     socket.sendTimeout = SEND_TIMEOUT_MS;
+    this.#last = bound.then(
+      () => undefined,
+      (error: unknown) => onError(error),
+    );
   }
 
   /** Sends `message` after every message sent before it. */

@@ -191,15 +191,18 @@ export class KernelServer extends TslabServerClass {
 
   /** Called by tslab's `init` once per socket, right after creating them: queues their sends. */
   override async bindSocket(socket: Socket, port: number): Promise<void> {
+    const bound = super.bindSocket(socket, port);
     const fields = this as unknown as Record<string, unknown>;
     for (const field of ['iopub', 'shell', 'control', 'stdin', 'hb']) {
       if (fields[field] === socket) {
-        fields[field] = new QueuedSocket(socket, (error) =>
-          this.#backend.log(`${field} send failed: ${String(error)}`),
+        fields[field] = new QueuedSocket(
+          socket,
+          (error) => this.#backend.log(`${field} send failed: ${String(error)}`),
+          bound, // its sends wait for its bind
         );
       }
     }
-    await super.bindSocket(socket, port);
+    await bound;
   }
 
   override handleShellMessage(socket: unknown, ...frames: unknown[]): Promise<void> {
@@ -421,19 +424,23 @@ export class KernelServer extends TslabServerClass {
     // The reply goes out as soon as the cell has run; its type check, in a worker, follows it. Its
     // warnings are still the cell's output: they come before the cell's `idle` (front ends keep a
     // request's output until its `idle`, and drop what comes after).
-    const checking = !silent ? outcome.later?.() : undefined;
+    // A silent cell is checked too (the cells after it use its declarations); nothing waits for
+    // its warnings, and they are shown nowhere.
+    const checking = outcome.later?.();
     const warnings = async (): Promise<void> => {
       try {
         const text = await checking;
-        if (text && !this.#closing) this.#publish(message, 'stream', { name: 'stderr', text });
+        if (text && !silent && !this.#closing) this.#publish(message, 'stream', { name: 'stderr', text });
       } catch (error) {
         this.#backend.log(`type check of cell ${count}: ${String(error)}`);
       }
     };
-    if (checking && outcome.checkFirst) await warnings();
+    const waited = checking && !silent;
+    if (checking && silent) void warnings();
+    else if (waited && outcome.checkFirst) await warnings();
     this.#flush();
     reply.signAndSend(this.connInfo.key, socket);
-    if (checking && !outcome.checkFirst) await warnings();
+    if (waited && !outcome.checkFirst) await warnings();
   }
 
   /**

@@ -2,13 +2,14 @@
 
 Reads one JSON object from stdin:
     {"kernel": NAME, "cwd": DIR, "requests": [REQUEST, ...], "timeout": SECONDS}
-where a REQUEST is {"execute": CODE}, {"inspect": CODE, "cursor": N}, {"kernel_info": true},
+where a REQUEST is {"execute": CODE} (with "silent" and "store_history" when given), {"inspect": CODE, "cursor": N}, {"kernel_info": true},
 {"history": {HISTORY_REQUEST_FIELDS}},
 {"comm_info": TARGET_NAME_OR_NULL}, {"restart": true} (a restart as Jupyter's "Restart kernel" does it:
 an interrupt, shutdown_request with restart true, up to 5 s for the process to end before it is
 killed, a new kernel on the same ports; answers {"reply": null, "iopub": [], "exited": BOOL,
 "exit_code": N} about the old process, and the next requests go to the new kernel), {"comm": "comm_open" | "comm_msg" | "comm_close", "content": {...}}
-(no shell reply: only its iopub messages), {"batch": [CODE, ...], "stop_on_error": BOOL} (sent all
+(no shell reply: only its iopub messages), {"interrupt_after_reply": CODE} (executed, then
+interrupted as Jupyter does once its reply is in, its messages collected up to idle), {"batch": [CODE, ...], "stop_on_error": BOOL} (sent all
 at once, then answered one by one), or {"shutdown": true} (last: the shutdown request on the
 control channel, then every iopub message of any parent until the kernel process exits, and
 whether it exited by itself within the 5 s Jupyter gives it before killing it: {"reply": ..., "iopub": [...], "exited": BOOL, "exit_code": N}),
@@ -128,8 +129,21 @@ def main():
                     result["error"] = error
                 results.append(result)
                 continue
+            if "interrupt_after_reply" in request:
+                msg_id = client.execute(request["interrupt_after_reply"], store_history=True)
+                reply = client.get_shell_msg(timeout=timeout)
+                while reply["parent_header"].get("msg_id") != msg_id:
+                    reply = client.get_shell_msg(timeout=timeout)
+                manager.interrupt_kernel()
+                messages, error = collect(client, msg_id, timeout)
+                result = {"reply": reply["content"], "iopub": messages}
+                if error:
+                    result["error"] = error
+                results.append(result)
+                continue
             if "execute" in request:
-                msg_id = client.execute(request["execute"], store_history=True)
+                msg_id = client.execute(request["execute"], silent=request.get("silent", False),
+                                        store_history=request.get("store_history", True))
             elif "inspect" in request:
                 msg_id = client.inspect(request["inspect"], request.get("cursor", len(request["inspect"])))
             elif "comm_info" in request:

@@ -201,7 +201,8 @@ export async function screenshot(home: JupyterHome, file: string, size = '1200,2
 
 /** A request for test/kernel/drive.py. */
 export type DriveRequest =
-  | { execute: string }
+  | { execute: string; silent?: boolean; store_history?: boolean }
+  | { interrupt_after_reply: string }
   | { inspect: string; cursor?: number }
   | { complete: string; cursor?: number }
   | { kernel_info: true }

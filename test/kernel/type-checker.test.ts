@@ -4,7 +4,7 @@
 // (they ran). Runs the built worker (dist/), as the kernel does.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { TypeChecker as Checker } from '../../kernel/execution/type-checker.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
@@ -50,5 +50,28 @@ describe('the type check of cells, in the order they ran', () => {
     expect(await check('const q = await Promise.resolve(3);\nq.toUpperCase()')).toEqual(['2:3 TS2339']);
     expect(await check('import { join } from "node:path";\njoin("a", 1)')).toEqual(['2:11 TS2345']);
     expect(await check('undefinedName + 1')).toEqual(['1:1 TS2552']);
+  });
+
+  it('holds no later cell while an earlier check is past its wait; both answers go to the log', {
+    timeout: 180_000,
+  }, async () => {
+    // Thousands of lines with a problem each: seconds of checking.
+    const big = Array.from({ length: 5000 }, (_, i) => `const big${i}: string = ${i};`).join('\n');
+    expect(await checker.check(big, 'the big cell', 1)).toBeNull(); // past its wait
+    // Queued behind it: answered at once, not after the big check (each cell would wait its limit).
+    expect(await checker.check('const after: number = "x";', 'the next cell', 120_000)).toBeNull();
+    await vi.waitFor(
+      () =>
+        expect(log.some((line) => line.startsWith('type check of the next cell, after its cell ended'))).toBe(
+          true,
+        ),
+      { timeout: 150_000, interval: 100 },
+    );
+    const late = log.find((line) => line.startsWith('type check of the big cell, after its cell ended'));
+    // Its 5,000 problems: the first few and a count, not a line of hundreds of kilobytes.
+    expect(late).toMatch(/: Type 'number' is not assignable to type 'string'\.; .* and 4995 more$/);
+    expect(late!.length).toBeLessThan(1000);
+    // Caught up: checks answer again.
+    expect(await check('after.toFixed(1); after.length')).toEqual(['1:25 TS2339']);
   });
 });

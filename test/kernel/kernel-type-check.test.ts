@@ -1,0 +1,67 @@
+// The type check of cells in a running kernel, through jupyter_client (test/kernel/drive.py): what
+// a cell's `idle` waits for once its reply is out (its check, at most 10 s, not past an interrupt),
+// and the cells the checker is given (silent ones too: later cells use their declarations).
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { drive, hasJupyter, installKernels, type JupyterHome, jupyterHome } from './jupyter.js';
+
+describe.skipIf(!hasJupyter)('the type check of cells in a kernel', () => {
+  let home: JupyterHome;
+  let folder: string;
+
+  beforeAll(async () => {
+    home = jupyterHome('kernel-type-check');
+    folder = join(home.dir, 'notebooks');
+    await installKernels(home);
+  });
+
+  it('comes at once on an interrupt, its type problems left to the log; the next cell runs', {
+    timeout: 180_000,
+  }, async () => {
+    // Thousands of lines with a type problem each: seconds of checking after the reply.
+    const big = `${Array.from({ length: 5000 }, (_, i) => `const big${i}: string = ${i};`).join('\n')}\n7`;
+    const results = await drive(home, 'scratchlab', folder, [
+      { execute: '1 + 1' }, // the checker is warm from here on
+      { interrupt_after_reply: big },
+      { execute: '40 + 2' },
+    ]);
+    for (const [i, result] of results.entries()) expect(result.error, `request ${i}`).toBeUndefined();
+    const [, interrupted, next] = results;
+    expect(interrupted!.reply).toMatchObject({ status: 'ok' });
+    // No warning: the interrupt ended the wait for the check.
+    expect(interrupted!.iopub.map((m) => m.type)).toEqual([
+      'status',
+      'execute_input',
+      'execute_result',
+      'status',
+    ]);
+    expect(next!.reply).toMatchObject({ status: 'ok' });
+    expect(next!.iopub.find((m) => m.type === 'execute_result')?.content).toMatchObject({
+      data: { 'text/plain': '42' },
+    });
+  });
+
+  it('knows the declarations of silent cells and of cells kept out of the history', {
+    timeout: 120_000,
+  }, async () => {
+    const results = await drive(home, 'scratchlab', folder, [
+      { execute: "const shown = 'one'" },
+      { execute: "const quiet = 'five'", silent: true },
+      { execute: "const unkept = 'six'", store_history: false },
+      { execute: 'shown.length + quiet.length + unkept.length' },
+      { execute: 'quiet.toFixed(1)' }, // a real problem is still reported
+    ]);
+    for (const [i, result] of results.entries()) expect(result.error, `request ${i}`).toBeUndefined();
+    const [, silent, , sum, wrong] = results;
+    expect(silent!.iopub.map((m) => m.type)).toEqual(['status', 'status']);
+    expect(sum!.iopub.map((m) => m.type)).toEqual(['status', 'execute_input', 'execute_result', 'status']);
+    expect(sum!.iopub.find((m) => m.type === 'execute_result')?.content).toMatchObject({
+      data: { 'text/plain': '10' },
+    });
+    const warning = wrong!.iopub.find((m) => m.type === 'stream')?.content;
+    expect(warning).toMatchObject({ name: 'stderr' });
+    expect(String(warning?.text)).toMatch(
+      /line 1, column 7: warning TS2551: Property 'toFixed' does not exist on type '"five"'/,
+    );
+  });
+});
