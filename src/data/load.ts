@@ -163,7 +163,7 @@ function rangeOf(rows: readonly FlatRecord[], key: string): KeyRange | null {
 
 /** Thrown inside a load when a batch does not fit the table as it stands (never leaves this file). */
 const MISFIT = Symbol('misfit');
-/** Batches of a load that may miss the learnt shape before records are taken as of changing shapes. */
+/** Batches in a row that may miss the learnt shape before a load's records count as of changing shapes. */
 const MAX_SHAPE_MISSES = 3;
 
 /** What a table's load works with: DuckDB and the load's own connection. */
@@ -207,7 +207,7 @@ class TableLoader {
   #keyRange: KeyRange | null | 'unknown' = null;
   /** The shape of the records, learnt from a batch written through flat rows (see `record-shape.ts`). */
   #shape: RecordShape | null = null;
-  /** Batches that did not fit the shape: past a few, records of changing shapes take flat rows only. */
+  /** Batches in a row that did not fit the shape: past a few, records of ever changing shapes take flat rows only. */
   #shapeMisses = 0;
   static #stagings = 0;
 
@@ -305,6 +305,7 @@ class TableLoader {
         this.#appendShaped(await this.#appenderOn(this.#table), records, shape, chunks, keyIndex);
         await progress();
       });
+      this.#shapeMisses = 0;
       return true;
     } catch (error) {
       if (error !== MISFIT) throw error;
