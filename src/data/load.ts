@@ -16,6 +16,9 @@
  *   that was killed goes on from the next record (see `walk-progress.ts`).
  * - Values go to the appender in typed data chunks (one column vector each, 2048 rows), not one
  *   call per value; a table with a column the store did not create takes them row by row.
+ * - After a batch written through flat rows, the next batches of records of its shape are written
+ *   from the records themselves (see `record-shape.ts`); a batch that does not fit goes the flat
+ *   rows' way, so the result is the same.
  */
 import type {
   DuckDBAppender,
