@@ -104,8 +104,8 @@ function writeNode(
 ): boolean {
   const { keys, slots, nodes } = node;
   let at = 0;
+  // No own-key check (a tenth of the walk): an inherited key, never in a shape, is a key more.
   for (const key in object) {
-    if (!Object.hasOwn(object, key)) continue;
     if (at >= keys.length || keys[at] !== key) return false;
     const slot = slots[at]!;
     const value = object[key];

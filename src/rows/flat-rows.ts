@@ -141,11 +141,12 @@ function flattenKey(
  * an object, whose keys become names of their own (the data store writes records with it directly).
  */
 export function recordLeaf(value: unknown): FlatRecord[string] | undefined {
-  if (Array.isArray(value)) return keptList(value);
-  if (value instanceof Date) return value;
-  if (value === null || value === undefined) return null;
+  // The common kinds first (a load asks this of every value).
   if (typeof value === 'string' || typeof value === 'boolean') return value;
   if (typeof value === 'number') return Number.isFinite(value) ? value : String(value);
+  if (value === null || value === undefined) return null;
+  if (Array.isArray(value)) return keptList(value);
+  if (value instanceof Date) return value;
   if (typeof value === 'bigint') return String(value);
   if (typeof value === 'object') return undefined;
   return String(value);

@@ -67,6 +67,8 @@ describe('records whose shape changes after the first batch', () => {
     records[26] = { ...plain(27), at: new Date(Number.NaN) };
     records[28] = { ...plain(29), score: 2n ** 70n, title: Number.POSITIVE_INFINITY };
     records[30] = { ...plain(31), author: { id: 1, username: 'u1', project_token: 'secret-3' } };
+    // Inherited keys are not the record's: left out both ways.
+    records[33] = Object.assign(Object.create({ inherited: 'not stored' }), plain(34));
     const { small, whole } = await bothWays('changing', records);
     expect(small).toEqual(whole);
     expect(small.rows).toHaveLength(40);
@@ -83,6 +85,7 @@ describe('records whose shape changes after the first batch', () => {
     });
     expect(small.rows[5]).toMatchObject({ id: 6, extra: 'late' });
     expect(small.rows[26]).toMatchObject({ id: 27, at: null });
+    expect(Object.keys(small.types)).not.toContain('inherited');
   });
 
   it('of the settled shape store every value as flat rows would, appended (key: false) too', async () => {
