@@ -14,11 +14,13 @@ import { MAX_FLAT_DEPTH, recordLeaf } from '../rows/flat-rows.js';
 const SECRET = -1;
 /** A key whose value is an object (its keys are in `nodes`). */
 const NESTED = -2;
+/** A key with no column yet: its value must be null (a value would need a new column). */
+const NO_COLUMN = -3;
 
 /** The keys of one object of the shape. */
 interface ShapeNode {
   readonly keys: readonly string[];
-  /** Per key: its column, {@link SECRET} or {@link NESTED}. */
+  /** Per key: its column, {@link SECRET}, {@link NESTED} or {@link NO_COLUMN}. */
   readonly slots: Int32Array;
   /** Per key: the keys of its object (a {@link NESTED} key), else null. */
   readonly nodes: readonly (ShapeNode | null)[];
@@ -34,8 +36,8 @@ export class RecordShape {
 
   /**
    * The shape of `record`, its flat names mapped to columns by `columnOf`; null when a record of
-   * it could not be written directly: not an object, a value with no column, or two keys into one
-   * column (a clash of case, which the flat rows report).
+   * it could not be written directly: not an object, a value (not null) with no column, or two keys
+   * into one column (a clash of case, which the flat rows report).
    */
   static of(record: unknown, columnOf: (name: string) => number): RecordShape | null {
     if (!isObject(record)) return null;
@@ -86,9 +88,15 @@ function nodeOf(
       // An object this deep is JSON text in a flat row: such records take the flat rows' way.
       if (isObject(value)) return null;
       const column = columnOf(name);
-      if (column < 0 || used.has(column)) return null;
-      used.add(column);
-      slots.push(column);
+      if (column < 0) {
+        // A key that was only ever null has no column until a value tells its type.
+        if (value !== null && value !== undefined) return null;
+        slots.push(NO_COLUMN);
+      } else {
+        if (used.has(column)) return null;
+        used.add(column);
+        slots.push(column);
+      }
       nodes.push(null);
     }
   }
@@ -116,6 +124,8 @@ function writeNode(
       stamps[slot] = r;
     } else if (slot === NESTED) {
       if (!isObject(value) || !writeNode(value, nodes[at]!, values, stamps, r)) return false;
+    } else if (slot === NO_COLUMN && value !== null && value !== undefined) {
+      return false;
     }
     at++;
   }

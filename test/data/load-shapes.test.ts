@@ -69,6 +69,8 @@ describe('records whose shape changes after the first batch', () => {
     records[30] = { ...plain(31), author: { id: 1, username: 'u1', project_token: 'secret-3' } };
     // Inherited keys are not the record's: left out both ways.
     records[33] = Object.assign(Object.create({ inherited: 'not stored' }), plain(34));
+    // A key only ever null has no column; its first value (a later batch) makes one.
+    for (let i = 0; i < 40; i++) records[i]!.later = i === 37 ? 'at last' : null;
     const { small, whole } = await bothWays('changing', records);
     expect(small).toEqual(whole);
     expect(small.rows).toHaveLength(40);
@@ -86,6 +88,7 @@ describe('records whose shape changes after the first batch', () => {
     expect(small.rows[5]).toMatchObject({ id: 6, extra: 'late' });
     expect(small.rows[26]).toMatchObject({ id: 27, at: null });
     expect(Object.keys(small.types)).not.toContain('inherited');
+    expect(small.rows[37]).toMatchObject({ id: 38, later: 'at last' });
   });
 
   it('of the settled shape store every value as flat rows would, appended (key: false) too', async () => {
@@ -96,10 +99,13 @@ describe('records whose shape changes after the first batch', () => {
       items: [{ name: `n${i}`, token: `secret-item-${i}` }],
       flag: i % 2 === 0,
       none: i % 3 === 0 ? null : i,
+      // Only ever null: no column, on either way.
+      never: null,
     }));
     const { small, whole } = await bothWays('settled', records, { key: false });
     expect(small).toEqual(whole);
     expect(Object.keys(small.types)).not.toContain('token');
+    expect(Object.keys(small.types)).not.toContain('never');
     expect(small.rows[1]).toEqual({
       id: 2,
       title: 't2',
