@@ -168,6 +168,11 @@ function rangeOf(rows: readonly FlatRecord[], key: string): KeyRange | null {
 const MISFIT = Symbol('misfit');
 /** Batches in a row that may miss the learnt shape before a load's records count as of changing shapes. */
 const MAX_SHAPE_MISSES = 3;
+/**
+ * Records of a batch the direct way takes at most: DuckDB's appender moves its rows into the table
+ * by itself every 204,800 rows (100 chunks), past which a batch that misses could not be dropped.
+ */
+const MAX_SHAPED_BATCH = 200_000;
 
 /** What a table's load works with: DuckDB and the load's own connection. */
 interface LoadConnection {
@@ -300,7 +305,8 @@ class TableLoader {
   ): Promise<boolean> {
     const shape = this.#shape;
     const chunks = this.#chunks;
-    if (shape === null || chunks === null || records.length === 0) return false;
+    if (shape === null || chunks === null || records.length === 0 || records.length > MAX_SHAPED_BATCH)
+      return false;
     const keyIndex = key === null ? -1 : this.#columnIndex(key);
     if (key !== null && (keyIndex < 0 || this.#keyRange === 'unknown')) return false;
     try {

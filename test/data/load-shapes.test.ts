@@ -161,3 +161,17 @@ describe('keys of a later batch', () => {
     expect((await store.tables()).map((table) => table.name)).not.toContain('cased_later');
   });
 });
+
+describe('batches longer than the appender keeps (204,800 rows)', () => {
+  it('take flat rows: a record of another shape past that point writes no row twice', async () => {
+    const n = 420_000;
+    const records = Array.from({ length: n }, (_, i) =>
+      i === n - 1 ? { v: i, id: i + 1 } : { id: i + 1, v: i },
+    );
+    const result = await store.load('long_batches', records, { batchSize: n / 2, key: false });
+    expect(result).toMatchObject({ rows: n, pages: 2 });
+    expect(
+      await store.query('select count(*) as n, count(distinct id) as ids, sum(v) as total from long_batches'),
+    ).toEqual([{ n, ids: n, total: ((n - 1) * n) / 2 }]);
+  }, 120_000);
+});
