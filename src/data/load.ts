@@ -63,7 +63,11 @@ export interface LoadOptions {
   resume?: boolean | string;
   /** Called after every stored batch. */
   onProgress?: (progress: LoadProgress) => void;
-  /** Records per batch of an array or iterable (default 5000; a paged list's batch is its page). */
+  /**
+   * Records per batch of an array or iterable (default 5000, at most 100,000: a batch is dropped
+   * from DuckDB's appender and written again whole when a record needs a wider column, and the
+   * appender keeps only so many rows; a paged list's batch is its page).
+   */
   batchSize?: number;
   signal?: AbortSignal;
 }
@@ -103,7 +107,7 @@ function checkOptions(table: string, options: LoadOptions): Checked {
     walk: resume === true ? table : typeof resume === 'string' ? resume : null,
     onProgress,
     batchSize:
-      batchSize === undefined ? DEFAULT_BATCH_SIZE : assertInteger(batchSize, 'batchSize', 1, 1_000_000),
+      batchSize === undefined ? DEFAULT_BATCH_SIZE : assertInteger(batchSize, 'batchSize', 1, MAX_BATCH),
     signal,
   };
 }
@@ -169,10 +173,12 @@ const MISFIT = Symbol('misfit');
 /** Batches in a row that may miss the learnt shape before a load's records count as of changing shapes. */
 const MAX_SHAPE_MISSES = 3;
 /**
- * Records of a batch the direct way takes at most: DuckDB's appender moves its rows into the table
- * by itself every 204,800 rows (100 chunks), past which a batch that misses could not be dropped.
+ * Records of a batch at most. DuckDB's appender moves its rows into the table by itself every
+ * 204,800 (100 chunks): past that a batch that misses could not be dropped (the direct way would
+ * write rows twice); a paged list's pages, not cut by the load, take flat rows past it. Batches
+ * of about 200,000 that needed a wider column late also failed inside DuckDB; 100,000 did not.
  */
-const MAX_SHAPED_BATCH = 200_000;
+const MAX_BATCH = 100_000;
 
 /** What a table's load works with: DuckDB and the load's own connection. */
 interface LoadConnection {
@@ -305,8 +311,7 @@ class TableLoader {
   ): Promise<boolean> {
     const shape = this.#shape;
     const chunks = this.#chunks;
-    if (shape === null || chunks === null || records.length === 0 || records.length > MAX_SHAPED_BATCH)
-      return false;
+    if (shape === null || chunks === null || records.length === 0 || records.length > MAX_BATCH) return false;
     const keyIndex = key === null ? -1 : this.#columnIndex(key);
     if (key !== null && (keyIndex < 0 || this.#keyRange === 'unknown')) return false;
     try {

@@ -162,9 +162,9 @@ describe('keys of a later batch', () => {
   });
 });
 
-describe('batches longer than the appender keeps (204,800 rows)', () => {
-  it('take flat rows: a record of another shape past that point writes no row twice', async () => {
-    const n = 420_000;
+describe('long batches (DuckDB’s appender moves rows into the table by itself every 204,800)', () => {
+  it('of 100,000 records: a record of another shape at the end writes no row twice', async () => {
+    const n = 200_000;
     const records = Array.from({ length: n }, (_, i) =>
       i === n - 1 ? { v: i, id: i + 1 } : { id: i + 1, v: i },
     );
@@ -174,4 +174,11 @@ describe('batches longer than the appender keeps (204,800 rows)', () => {
       await store.query('select count(*) as n, count(distinct id) as ids, sum(v) as total from long_batches'),
     ).toEqual([{ n, ids: n, total: ((n - 1) * n) / 2 }]);
   }, 120_000);
+
+  it('of more are refused with a RangeError before anything is read', async () => {
+    const error = await caught<RangeError>(store.load('too_long', [{ id: 1 }], { batchSize: 100_001 }));
+    expect(error).toBeInstanceOf(RangeError);
+    expect(error.message).toMatch(/batchSize/);
+    expect((await store.tables()).map((table) => table.name)).not.toContain('too_long');
+  });
 });
