@@ -16,6 +16,9 @@
  *   that was killed goes on from the next record (see `walk-progress.ts`).
  * - Values go to the appender in typed data chunks (one column vector each, 2048 rows), not one
  *   call per value; a table with a column the store did not create takes them row by row.
+ * - After a batch written through flat rows, the next batches of records of its shape are written
+ *   from the records themselves (see `record-shape.ts`); a batch that does not fit goes the flat
+ *   rows' way, so the result is the same.
  */
 import type {
   DuckDBAppender,
@@ -29,6 +32,7 @@ import { type FlatRecord, toFlatRecord } from '../rows/flat-rows.js';
 import type { DuckDB } from './duckdb-module.js';
 import { ColumnCaseError } from './load-errors.js';
 import { batchesOf, checkSource, DEFAULT_BATCH_SIZE, type LoadSource } from './load-sources.js';
+import { RecordShape } from './record-shape.js';
 import { checkTableName, quoteName } from './sql-names.js';
 import type { StoreContext } from './store-context.js';
 import { applyChange, type Column, isEmptyChange, planChange, readColumns } from './table-schema.js';
@@ -59,7 +63,11 @@ export interface LoadOptions {
   resume?: boolean | string;
   /** Called after every stored batch. */
   onProgress?: (progress: LoadProgress) => void;
-  /** Records per batch of an array or iterable (default 5000; a paged list's batch is its page). */
+  /**
+   * Records per batch of an array or iterable (default 5000, at most 100,000: a batch is dropped
+   * from DuckDB's appender and written again whole when a record needs a wider column, and the
+   * appender keeps only so many rows; a paged list's batch is its page).
+   */
   batchSize?: number;
   signal?: AbortSignal;
 }
@@ -99,7 +107,7 @@ function checkOptions(table: string, options: LoadOptions): Checked {
     walk: resume === true ? table : typeof resume === 'string' ? resume : null,
     onProgress,
     batchSize:
-      batchSize === undefined ? DEFAULT_BATCH_SIZE : assertInteger(batchSize, 'batchSize', 1, 1_000_000),
+      batchSize === undefined ? DEFAULT_BATCH_SIZE : assertInteger(batchSize, 'batchSize', 1, MAX_BATCH),
     signal,
   };
 }
@@ -162,6 +170,15 @@ function rangeOf(rows: readonly FlatRecord[], key: string): KeyRange | null {
 
 /** Thrown inside a load when a batch does not fit the table as it stands (never leaves this file). */
 const MISFIT = Symbol('misfit');
+/** Batches in a row that may miss the learnt shape before a load's records count as of changing shapes. */
+const MAX_SHAPE_MISSES = 3;
+/**
+ * Records of a batch at most. DuckDB's appender moves its rows into the table by itself every
+ * 204,800 (100 chunks): past that a batch that misses could not be dropped (the direct way would
+ * write rows twice); a paged list's pages, not cut by the load, take flat rows past it. Batches
+ * of about 200,000 that needed a wider column late also failed inside DuckDB; 100,000 did not.
+ */
+const MAX_BATCH = 100_000;
 
 /** What a table's load works with: DuckDB and the load's own connection. */
 interface LoadConnection {
@@ -202,6 +219,10 @@ class TableLoader {
    * never pays for the lookup of existing keys).
    */
   #keyRange: KeyRange | null | 'unknown' = null;
+  /** The shape of the records, learnt from a batch written through flat rows (see `record-shape.ts`). */
+  #shape: RecordShape | null = null;
+  /** Batches in a row that did not fit the shape: past a few, records of ever changing shapes take flat rows only. */
+  #shapeMisses = 0;
   static #stagings = 0;
 
   constructor(context: LoadConnection, table: string, oneTransaction: boolean) {
@@ -236,6 +257,7 @@ class TableLoader {
       ? new ChunkFiller(duck, this.#types)
       : null;
     this.#indexOf.clear();
+    this.#shape = null;
     this.#stamps = new Int32Array(this.#types.length).fill(-1);
     this.#values = new Array(this.#types.length);
   }
@@ -266,6 +288,84 @@ class TableLoader {
 
   hasColumn(name: string): boolean {
     return this.#columnIndex(name) >= 0;
+  }
+
+  /** Takes the shape of `record`, one of a batch just written, for the batches after it. */
+  learnShape(record: unknown): void {
+    this.#shape =
+      this.#chunks === null || this.#shapeMisses >= MAX_SHAPE_MISSES
+        ? null
+        : RecordShape.of(record, (name) => this.#columnIndex(name));
+  }
+
+  /**
+   * Stores one batch of records of the learnt shape straight from the records (no flat rows), in
+   * one transaction with the walk's progress; false, with nothing stored, when a record is not of
+   * the shape, a value does not fit its column, or (with a key) the keys do not rise past the
+   * table's: the caller then writes the batch through flat rows ({@link write}).
+   */
+  async writeShaped(
+    records: readonly unknown[],
+    key: string | null,
+    progress: () => Promise<void>,
+  ): Promise<boolean> {
+    const shape = this.#shape;
+    const chunks = this.#chunks;
+    if (shape === null || chunks === null || records.length === 0 || records.length > MAX_BATCH) return false;
+    const keyIndex = key === null ? -1 : this.#columnIndex(key);
+    if (key !== null && (keyIndex < 0 || this.#keyRange === 'unknown')) return false;
+    try {
+      await this.#transaction(async () => {
+        this.#appendShaped(await this.#appenderOn(this.#table), records, shape, chunks, keyIndex);
+        await progress();
+      });
+      this.#shapeMisses = 0;
+      return true;
+    } catch (error) {
+      if (error !== MISFIT) throw error;
+      this.#shapeMisses++;
+      return false;
+    }
+  }
+
+  /**
+   * Appends records of `shape` through the data chunks. With a key (`keyIndex`), each key must be
+   * a number or text greater than the one before and than every key of the table: then the batch
+   * replaces nothing, as a fresh crawl in key order, and the known key range grows.
+   * @throws MISFIT, with the batch's rows dropped from the appender, for a record that does not fit
+   */
+  #appendShaped(
+    appender: DuckDBAppender,
+    records: readonly unknown[],
+    shape: RecordShape,
+    chunks: ChunkFiller,
+    keyIndex: number,
+  ): void {
+    const stamps = this.#stamps.fill(-1);
+    const values = this.#values;
+    const known = this.#keyRange === 'unknown' ? null : this.#keyRange;
+    let first: number | string = 0;
+    let last: number | string = 0;
+    chunks.begin(appender, records.length);
+    try {
+      for (let r = 0; r < records.length; r++) {
+        if (!shape.write(records[r], values, stamps, r)) throw MISFIT;
+        if (keyIndex >= 0) {
+          const value = stamps[keyIndex] === r ? values[keyIndex] : null;
+          if (typeof value !== 'number' && typeof value !== 'string') throw MISFIT;
+          const before = r === 0 ? known?.max : last;
+          if (before !== undefined && (typeof value !== typeof before || value <= before)) throw MISFIT;
+          if (r === 0) first = value;
+          last = value;
+        }
+        chunks.add(this.#converters, stamps, values, r);
+      }
+    } catch (error) {
+      this.#dropAppended(appender, error);
+      throw error;
+    }
+    appender.flushSync();
+    if (keyIndex >= 0) this.#keyRange = { min: known?.min ?? first, max: last };
   }
 
   /**
@@ -425,16 +525,20 @@ class TableLoader {
         else this.#appendRow(appender, stamps, values, r);
       }
     } catch (error) {
-      // The batch's rows are not the table's: dropped before anything else uses the appender.
-      try {
-        appender.clear();
-      } catch {
-        // An unusable appender is replaced: closed below.
-      }
-      if (error !== MISFIT) this.#closeAppender(true);
+      this.#dropAppended(appender, error);
       throw error;
     }
     appender.flushSync();
+  }
+
+  /** Drops a failed batch's rows from `appender` (they are not the table's) before anything else uses it. */
+  #dropAppended(appender: DuckDBAppender, error: unknown): void {
+    try {
+      appender.clear();
+    } catch {
+      // An unusable appender is replaced: closed below.
+    }
+    if (error !== MISFIT) this.#closeAppender(true);
   }
 
   /** Appends one row value by value (a table with a column the store did not create). */
@@ -599,22 +703,29 @@ export async function loadInto(
       resumedPages = stored.pages;
     }
     for await (const batch of batchesOf(source, resumedFrom, checked.batchSize, checked.signal)) {
-      const flatOptions = { owner: batch.owner };
-      const flat = batch.records.map((record) => toFlatRecord(record, flatOptions));
-      if (!keyDecided) {
-        key =
-          loader.hasColumn('id') || flat.some((row) => row.id !== undefined && row.id !== null) ? 'id' : null;
-        keyDecided = true;
-      }
-      const batchRows = flat.length;
-      const stored = key === null ? flat : lastByKey(flat, key);
-      await loader.write(stored, key, async () => {
+      const batchRows = batch.records.length;
+      const progress = async () => {
         if (checked.walk === null) return;
         await saveWalk(connection, table, checked.walk, {
           rows: resumedFrom + rows + batchRows,
           pages: resumedPages + pages + 1,
         });
-      });
+      };
+      // A list's owner fills in authors' names: such batches take the flat rows' way.
+      const owner = batch.owner;
+      const shaped = keyDecided && !owner && (await loader.writeShaped(batch.records, key, progress));
+      if (!shaped) {
+        const flat = batch.records.map((record) => toFlatRecord(record, { owner }));
+        if (!keyDecided) {
+          key =
+            loader.hasColumn('id') || flat.some((row) => row.id !== undefined && row.id !== null)
+              ? 'id'
+              : null;
+          keyDecided = true;
+        }
+        await loader.write(key === null ? flat : lastByKey(flat, key), key, progress);
+        if (!owner) loader.learnShape(batch.records[0]);
+      }
       rows += batchRows;
       pages++;
       checked.onProgress?.({ rows, pages, done: false });

@@ -16,8 +16,9 @@ export interface FlatRowsOptions {
   owner?: string;
 }
 
-/** Objects nested deeper than this are written as JSON text. */
-const MAX_DEPTH = 6;
+/** Objects nested deeper than this are written as JSON text (a record's own keys are depth 1). */
+export const MAX_FLAT_DEPTH = 6;
+const MAX_DEPTH = MAX_FLAT_DEPTH;
 
 /** A flat row whose lists stay arrays and whose dates stay `Date`s (the data store's rows). */
 export type FlatRecord = Record<string, FlatValue | Date | readonly unknown[]>;
@@ -80,11 +81,14 @@ function flatten(
   walk: Walk,
 ): Names | undefined {
   const { out, style } = walk;
-  if (style.keepLists && Array.isArray(value)) {
-    out[prefix] = keptList(value);
-  } else if (style.keepLists && value instanceof Date) {
-    out[prefix] = value;
-  } else if (value === null || value === undefined) {
+  if (style.keepLists) {
+    const leaf = recordLeaf(value);
+    if (leaf !== undefined) {
+      out[prefix] = leaf;
+      return under;
+    }
+  }
+  if (value === null || value === undefined) {
     out[prefix] = null;
   } else if (typeof value === 'string' || typeof value === 'boolean') {
     out[prefix] = value;
@@ -130,6 +134,22 @@ function flattenKey(
   const entry = node.entry(prefix, key);
   if (entry.name === null) return;
   entry.under = flatten(value, entry.name, entry.under, depth + 1, walk);
+}
+
+/**
+ * A value of a record as {@link toFlatRecord} writes it (lists kept, dates kept), or undefined for
+ * an object, whose keys become names of their own (the data store writes records with it directly).
+ */
+export function recordLeaf(value: unknown): FlatRecord[string] | undefined {
+  // The common kinds first (a load asks this of every value).
+  if (typeof value === 'string' || typeof value === 'boolean') return value;
+  if (typeof value === 'number') return Number.isFinite(value) ? value : String(value);
+  if (value === null || value === undefined) return null;
+  if (Array.isArray(value)) return keptList(value);
+  if (value instanceof Date) return value;
+  if (typeof value === 'bigint') return String(value);
+  if (typeof value === 'object') return undefined;
+  return String(value);
 }
 
 /**
