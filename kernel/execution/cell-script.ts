@@ -3,10 +3,12 @@
  *
  * tslab converts each cell with a TypeScript program that re-reads every earlier cell's
  * declarations (type check included): tens of milliseconds a cell, growing with the session. Here
- * esbuild strips the types (about a millisecond, as the REPL does) and acorn finds the top-level
- * declarations, which become properties of the global object, as the REPL's inputs do: a later
- * cell sees them, declares them again, and functions of earlier cells see the new values. The
- * type check runs beside the cell (./type-checker.ts) and only warns.
+ * oxc strips the types in this thread (hundredths of a millisecond); esbuild (a round trip to its
+ * helper process, as the REPL does) converts what oxc leaves to it: decorators, syntax errors (its
+ * messages are the ones shown), an assignment to one of the cell's constants. acorn finds the
+ * top-level declarations, which become properties of the global object, as the REPL's inputs do:
+ * a later cell sees them, declares them again, and functions of earlier cells see the new values.
+ * The type check runs beside the cell (./type-checker.ts) and only warns.
  *
  * The output is the body of the function tslab's executor wraps it in
  * (`(async) function (exports, require) { … }`): `import` becomes tslab's `require` with its
@@ -19,6 +21,7 @@
 import { isModuleNamespaceObject } from 'node:util/types';
 import { type Node, Parser } from 'acorn';
 import type { TransformOptions, TransformResult } from 'esbuild';
+import { type TransformOptions as OxcOptions, transformSync as oxcTransform } from 'oxc-transform';
 import { tslabTypeScript } from '../tslab.js';
 
 /** What a cell becomes. */
@@ -402,13 +405,20 @@ export function scriptOf(js: string): CellScript {
 }
 
 /**
- * `source` itself when it is plain JavaScript that TypeScript reads alike, so esbuild (a round trip
- * to its helper process) can be skipped: it parses as JavaScript, has no `<` (`f<T>(x)` is a call in
- * TypeScript, two comparisons in JavaScript), and assigns to no name it declares `const` at its top
- * level (esbuild refuses those, scopes considered). Otherwise `null`.
+ * `source` itself when it is plain JavaScript that TypeScript reads alike, so no type stripping is
+ * needed: it has no `<` (`f<T>(x)` is a call in TypeScript, two comparisons in JavaScript) and
+ * {@link runnableJavaScript} takes it. Otherwise `null`.
  */
 export function plainJavaScript(source: string): string | null {
-  if (source.includes('<')) return null;
+  return source.includes('<') ? null : runnableJavaScript(source);
+}
+
+/**
+ * `source` (an object literal in parentheses) when it parses as JavaScript and assigns to no name
+ * it declares `const` at its top level: esbuild refuses those, scopes considered, so such a cell
+ * goes through esbuild. Otherwise `null`.
+ */
+function runnableJavaScript(source: string): string | null {
   const text = looksLikeObjectLiteral(source) && parses(`(${source.trim()})`) ? `(${source.trim()})` : source;
   const program = parses(text);
   if (!program) return null;
@@ -430,6 +440,28 @@ export function plainJavaScript(source: string): string | null {
     }
   }
   return constants.size > 0 && assignsTo(program, constants) ? null : text;
+}
+
+const OXC_OPTIONS: OxcOptions = {
+  lang: 'ts',
+  sourceType: 'module',
+  target: 'esnext',
+  // Keep every import: one whose names this cell does not use is used by the next cells.
+  typescript: { onlyRemoveTypeImports: true },
+};
+
+/**
+ * The cell's types stripped in this thread by oxc (a few hundredths of a millisecond), or `null`
+ * where esbuild must do it: a syntax error (esbuild's message and place are the ones shown), a
+ * decorator (oxc's output would import a helper), an assignment to one of the cell's constants.
+ */
+export function strippedTypeScript(source: string): string | null {
+  const strip = (text: string): string | null => {
+    const result = oxcTransform('cell.ts', text, OXC_OPTIONS);
+    return result.errors.length > 0 || result.code.includes('@oxc-project/runtime') ? null : result.code;
+  };
+  const code = (looksLikeObjectLiteral(source) ? strip(`(${source.trim()})`) : null) ?? strip(source);
+  return code === null ? null : runnableJavaScript(code);
 }
 
 /** acorn's tree of `text` as a cell (a module that may await at its top level), or `null`. */
@@ -474,7 +506,7 @@ function assignsTo(node: Node, names: ReadonlySet<string>): boolean {
 export async function cellScript(source: string): Promise<CellScript> {
   if (source.length > MAX_CELL_CHARS)
     throw new RangeError(`a cell holds at most ${MAX_CELL_CHARS} characters, this one ${source.length}`);
-  const plain = plainJavaScript(source);
+  const plain = plainJavaScript(source) ?? strippedTypeScript(source);
   if (plain !== null) return scriptOf(plain);
   const result = await stripTypes(keepLastExpression(source));
   refuseConstantAssignment(result);

@@ -7,6 +7,7 @@ import {
   cellScript,
   MAX_CELL_CHARS,
   plainJavaScript,
+  strippedTypeScript,
 } from '../../kernel/execution/cell-script.js';
 import { testRunner } from './runner.js';
 
@@ -115,8 +116,43 @@ describe('plain JavaScript skips esbuild only where TypeScript reads it alike', 
     expect(plainJavaScript('f<string>(x)')).toBeNull(); // two comparisons in JavaScript
     expect(plainJavaScript('const c = 1; c++')).toBeNull();
     expect(plainJavaScript('const c = 1; function f() { let c = 0; c = 2; }')).toBeNull(); // esbuild decides
-    // esbuild reads the generic call as TypeScript does.
+    // The generic call is read as TypeScript does.
     expect((await cellScript('const id = (v: unknown) => v;\nid<string>("x")')).output).toContain('id("x")');
+  });
+});
+
+describe('TypeScript cells are stripped in this thread by oxc, or by esbuild', () => {
+  it('strips types, keeps every import and a last expression esbuild would drop', () => {
+    const stripped = strippedTypeScript(
+      'import { Thing } from "mod";\nimport type { Kind } from "kinds";\ninterface P { x: number }\nconst p: P = { x: 1 };\n-1 as number',
+    );
+    expect(stripped).toContain('import { Thing } from "mod"');
+    expect(stripped).not.toMatch(/Kind|interface|number/);
+    expect(stripped).toMatch(/-1;\s*$/);
+  });
+
+  it('leaves to esbuild a syntax error, a decorator and an assignment to a constant', () => {
+    expect(strippedTypeScript('const = ;')).toBeNull();
+    expect(strippedTypeScript('function dec(c: unknown) {}\n@dec class D {}')).toBeNull();
+    expect(strippedTypeScript('const c: number = 1; c = 2;')).toBeNull();
+  });
+
+  it('runs what it strips and what esbuild converts: enums, namespaces, parameter properties, decorators', async () => {
+    expect(await run('enum Shade { Light = 2, Dark }\nShade.Dark')).toBe('3');
+    expect(await run('namespace Space { export const answer = 42; }\nSpace.answer')).toBe('42');
+    expect(await run('class Holder { constructor(public value: number) {} }\nnew Holder(7).value')).toBe('7');
+    expect(
+      await run(
+        'function sealed(c: Function) { (c as { tag?: string }).tag = "sealed"; }\n@sealed class Tagged {}\n(Tagged as { tag?: string }).tag',
+      ),
+    ).toBe("'sealed'");
+    expect(
+      await run(
+        'interface Item { n: number }\nconst item: Item = { n: 4 };\nfunction twice(i: Item): number {\n  return i.n * 2;\n}\ntwice(item)',
+      ),
+    ).toBe('8');
+    expect(await run('const more = <number>twice({ n: 5 });\nmore satisfies number')).toBe('10');
+    expect(await run('-1 as number')).toBe('-1');
   });
 
   it('refuses a cell past its size limit', async () => {
