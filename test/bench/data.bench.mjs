@@ -2,7 +2,7 @@
 // fed directly with the same values (rows a second, ratio; target >= 0.8), the memory that load
 // adds (target < 150 MB), and a per-minute aggregation of a million cloud events in SQL against
 // the same in a JavaScript loop over an in-memory array. The machine is shared: figures are
-// noisy; the rounds are interleaved and the best of each kept.
+// noisy; the rounds (4) are interleaved and the best of each kept.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,7 +11,7 @@ import { openStore } from '../../dist/data/index.js';
 import { fmt, report } from './lib.mjs';
 
 const N = Number(process.env.DATA_BENCH_ROWS ?? 1_000_000);
-const ROUNDS = Number(process.env.DATA_BENCH_ROUNDS ?? 2);
+const ROUNDS = Number(process.env.DATA_BENCH_ROUNDS ?? 4);
 const T0 = Date.UTC(2024, 4, 1);
 
 /** The i-th synthetic record: a project-like row with a nested author and stats. */
