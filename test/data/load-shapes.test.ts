@@ -142,6 +142,13 @@ describe('keys named like Object.prototype’s', () => {
       { p: 'p0', c: [0, 2] },
       { p: 'p1', c: [1, 2] },
     ]);
+    // A query's rows have the column as a key too.
+    const [row] = await store.query('select * from proto_keys_small order by id limit 1');
+    expect(Object.entries(row!)).toEqual([
+      ['id', 1],
+      ['__proto__', 'p0'],
+      ['constructor', [0, 2]],
+    ]);
   });
 });
 
