@@ -461,8 +461,16 @@ export function strippedTypeScript(source: string): string | null {
     return result.errors.length > 0 || result.code.includes('@oxc-project/runtime') ? null : result.code;
   };
   const code = (looksLikeObjectLiteral(source) ? strip(`(${source.trim()})`) : null) ?? strip(source);
-  return code === null ? null : runnableJavaScript(code);
+  return code === null ? null : runnableJavaScript(code.replace(NAMESPACE_LET, 'var $1;'));
 }
+
+/**
+ * oxc's top-level namespace: `let N;` then `(function(_N) {`. As `let`, the kernel makes `N` fresh,
+ * and a namespace lost what an earlier cell's namespace, function or class of its name held;
+ * esbuild writes `var N;`, which keeps the global's value (oxc indents nested ones).
+ */
+const NAMESPACE_LET =
+  /^let ([\p{ID_Start}$_][\p{ID_Continue}$\u200C\u200D]*);(?=\n\(function\(_\1\d*\) \{)/gmu;
 
 /** acorn's tree of `text` as a cell (a module that may await at its top level), or `null`. */
 function parses(text: string): (Node & { body: Node[] }) | null {

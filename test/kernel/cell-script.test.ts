@@ -155,6 +155,28 @@ describe('TypeScript cells are stripped in this thread by oxc, or by esbuild', (
     expect(await run('-1 as number')).toBe('-1');
   });
 
+  it('merges a namespace with an earlier cell’s namespace, function or class, as esbuild’s `var` did', async () => {
+    expect(await run('namespace Merged { export const a = 1; }')).toBe('(nothing)');
+    expect(await run('namespace Merged { export const b = 2; }\n[Merged.a, Merged.b]')).toBe('[ 1, 2 ]');
+    expect(
+      await run('function callable() { return 1; }\nnamespace callable { export const extra = 2; }'),
+    ).toBe('(nothing)');
+    expect(
+      await run('namespace callable { export const more = 3; }\n[callable(), callable.extra, callable.more]'),
+    ).toBe('[ 1, 2, 3 ]');
+    expect(await run('class Counted { static s = 1; }')).toBe('(nothing)');
+    expect(await run('namespace Counted { export const t = 2; }\n[Counted.s, Counted.t]')).toBe('[ 1, 2 ]');
+    // oxc names its parameter apart from the cell's names.
+    expect(
+      await run('const _Merged = 0;\nnamespace Merged { export const c = 3; }\n[Merged.a, Merged.c]'),
+    ).toBe('[ 1, 3 ]');
+    // Nested namespaces (`A.B`) stay the cell's own inside.
+    expect(await run('namespace Outer.Inner { export const q = 4; }\nOuter.Inner.q')).toBe('4');
+    expect(await run('namespace Outer.Inner { export const r = 5; }\n[Outer.Inner.q, Outer.Inner.r]')).toBe(
+      '[ 4, 5 ]',
+    );
+  });
+
   it('refuses a cell past its size limit', async () => {
     await expect(cellScript('x'.repeat(MAX_CELL_CHARS + 1))).rejects.toThrow(RangeError);
     await expect(cellScript('const = ;')).rejects.toThrow(CellScriptError);
