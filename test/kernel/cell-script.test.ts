@@ -87,12 +87,21 @@ describe('cells run with their types stripped', () => {
       ename: 'TSError',
       evalue: expect.stringMatching(/^Cell In\[\d+\], line 2: /),
     });
-    for (const code of ['const fixed = 1;\nfixed = 2', 'const fixed: number = 1;\nfixed = 2']) {
+    for (const [code, column] of [
+      ['const fixed = 1;\nfixed = 2', 1],
+      ['const fixed: number = 1;\nfixed = 2', 1],
+      ['const fixed: number = 1;\nlet other = 0; fixed = 2', 16],
+      ['const fixed: number = 1;\nlet other = 0; (fixed = 2)', 17],
+    ] as const) {
       const refused = await run(code);
       expect(refused, code).toMatchObject({
         ename: 'TSError',
         evalue: expect.stringMatching(/line 2: Cannot assign to 'fixed' because it is a constant\.$/),
       });
+      // At the cell's column, not the one of the text the kernel adds before the last expression.
+      expect((refused as { traceback: string[] }).traceback[0], code).toMatch(
+        new RegExp(`, line 2, column ${column}\n`),
+      );
     }
     expect(await run('typeof fixed')).toBe("'undefined'"); // nothing of a refused cell ran
   });
