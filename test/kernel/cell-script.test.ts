@@ -106,6 +106,17 @@ describe('cells run with their types stripped', () => {
     expect(await run('typeof fixed')).toBe("'undefined'"); // nothing of a refused cell ran
   });
 
+  it('names the cell line of the call in a chain that oxc joins into one line', async () => {
+    const failed = await run(
+      'const m: number = 1;\nconst res = [1, 2, 3]\n  .map((v: number) => v * m)\n  .map((v) => {\n    if (v > 2) throw new Error("chain");\n    return v;\n  });',
+    );
+    expect(failed).toMatchObject({ ename: 'Error', evalue: 'chain' });
+    const [inner, outer] = (failed as { traceback: string[] }).traceback;
+    expect(inner).toMatch(/^Cell In\[\d+\], line 5\n/);
+    // The second `.map` (line 4) called it, not the first (line 3).
+    expect(outer).toMatch(/^Cell In\[\d+\], line 4\n/);
+  });
+
   it('fails at the cell line of the throw', async () => {
     const failed = await run("const x = 1;\nfunction boom() {\n  throw new RangeError('no');\n}\nboom()");
     expect(failed).toMatchObject({ ename: 'RangeError', evalue: 'no' });
