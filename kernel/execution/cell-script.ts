@@ -147,16 +147,20 @@ async function stripTypes(source: string): Promise<TransformResult> {
   }
 }
 
-/** An assignment to one of the cell's own constants is refused before it runs, as in the REPL. */
-function refuseConstantAssignment(result: TransformResult): void {
+/**
+ * An assignment to one of the cell's own constants is refused before it runs, as in the REPL, at
+ * its place in the cell: past `added` (where {@link keepLastExpression} put its text), on that
+ * line, esbuild's column counts the added text.
+ */
+function refuseConstantAssignment(result: TransformResult, added: Added | null): void {
   const warning = (result.warnings as EsbuildMessage[]).find((w) => w.id === 'assign-to-constant');
   if (!warning) return;
   const name = /"([^"]+)" is a constant/.exec(warning.text)?.[1] ?? '?';
-  throw new CellScriptError(
-    `Cannot assign to '${name}' because it is a constant.`,
-    warning.location?.line ?? 1,
-    (warning.location?.column ?? 0) + 1,
-  );
+  const line = warning.location?.line ?? 1;
+  let column = warning.location?.column ?? 0;
+  if (added !== null && line === added.line && column >= added.column + LAST_EXPRESSION.length)
+    column -= LAST_EXPRESSION.length;
+  throw new CellScriptError(`Cannot assign to '${name}' because it is a constant.`, line, column + 1);
 }
 
 // The parts of acorn's tree read here.
@@ -461,8 +465,16 @@ export function strippedTypeScript(source: string): string | null {
     return result.errors.length > 0 || result.code.includes('@oxc-project/runtime') ? null : result.code;
   };
   const code = (looksLikeObjectLiteral(source) ? strip(`(${source.trim()})`) : null) ?? strip(source);
-  return code === null ? null : runnableJavaScript(code);
+  return code === null ? null : runnableJavaScript(code.replace(NAMESPACE_LET, 'var $1;'));
 }
+
+/**
+ * oxc's top-level namespace: `let N;` then `(function(_N) {`. As `let`, the kernel makes `N` fresh,
+ * and a namespace lost what an earlier cell's namespace, function or class of its name held;
+ * esbuild writes `var N;`, which keeps the global's value (oxc indents nested ones).
+ */
+const NAMESPACE_LET =
+  /^let ([\p{ID_Start}$_][\p{ID_Continue}$\u200C\u200D]*);(?=\n\(function\(_\1\d*\) \{)/gmu;
 
 /** acorn's tree of `text` as a cell (a module that may await at its top level), or `null`. */
 function parses(text: string): (Node & { body: Node[] }) | null {
@@ -508,8 +520,9 @@ export async function cellScript(source: string): Promise<CellScript> {
     throw new RangeError(`a cell holds at most ${MAX_CELL_CHARS} characters, this one ${source.length}`);
   const plain = plainJavaScript(source) ?? strippedTypeScript(source);
   if (plain !== null) return scriptOf(plain);
-  const result = await stripTypes(keepLastExpression(source));
-  refuseConstantAssignment(result);
+  const kept = keepLastExpression(source);
+  const result = await stripTypes(kept.text);
+  refuseConstantAssignment(result, kept.at);
   return scriptOf(result.code);
 }
 
@@ -520,14 +533,27 @@ export async function cellScript(source: string): Promise<CellScript> {
  * the assignment's value, which is the expression's. A cell TypeScript cannot parse is left as
  * it is, for esbuild to report.
  */
-function keepLastExpression(source: string): string {
+function keepLastExpression(source: string): { text: string; at: Added | null } {
   const ts = tslabTypeScript();
   const file = ts.createSourceFile('cell.ts', source, ts.ScriptTarget.Latest, false, ts.ScriptKind.TS);
   const diagnostics = (file as { parseDiagnostics?: readonly unknown[] }).parseDiagnostics;
   const last = file.statements.at(-1);
   if (!last || !ts.isExpressionStatement(last) || diagnostics === undefined || diagnostics.length > 0)
-    return source;
+    return { text: source, at: null };
   const start = last.expression.getStart(file);
   const end = last.expression.end;
-  return `${source.slice(0, start)}exports.tsLastExpr = (${source.slice(start, end)})${source.slice(end)}`;
+  const { line, character } = file.getLineAndCharacterOfPosition(start);
+  return {
+    text: `${source.slice(0, start)}${LAST_EXPRESSION}${source.slice(start, end)})${source.slice(end)}`,
+    at: { line: line + 1, column: character },
+  };
+}
+
+/** What {@link keepLastExpression} puts before the cell's last expression. */
+const LAST_EXPRESSION = 'exports.tsLastExpr = (';
+
+/** Where that text went: 1-based line, 0-based column (esbuild's). */
+interface Added {
+  line: number;
+  column: number;
 }

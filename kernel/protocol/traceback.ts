@@ -66,14 +66,26 @@ function tokens(line: string): string[] {
 
 /**
  * The 1-based cell line of compiled line `compiledLine` (1-based), or `null` when no line of the
- * cell holds most of its words.
+ * cell holds most of its words. The words from `column` (1-based, the frame's) on are matched
+ * first: a compiled line may join several cell lines (oxc prints a chain of calls on one line), and
+ * the frame's call is where its column points.
  */
 export function sourceLineOf(
   source: readonly string[],
   compiled: readonly string[],
   compiledLine: number,
+  column = 1,
 ): number | null {
-  const wanted = tokens(compiled[compiledLine - 1] ?? '');
+  const text = compiled[compiledLine - 1] ?? '';
+  if (column > 1) {
+    const fromColumn = bestLineOf(source, tokens(text.slice(column - 1)));
+    if (fromColumn !== null) return fromColumn;
+  }
+  return bestLineOf(source, tokens(text));
+}
+
+/** The cell line holding most of `wanted` and the fewest other words, or `null` (under half). */
+function bestLineOf(source: readonly string[], wanted: readonly string[]): number | null {
   if (wanted.length === 0) return null;
   let best: number | null = null;
   let bestScore = 0;
@@ -133,14 +145,14 @@ export function stackFrames(stack: string, cells: CellSources): string[] {
   for (const raw of stack.split('\n')) {
     const match = FRAME.exec(raw);
     if (!match || !raw.trimStart().startsWith('at ')) continue;
-    const [, fn, location = '', lineText] = match;
+    const [, fn, location = '', lineText, columnText] = match;
     if (isInternalFrame(location)) continue;
     const cell = cells.get(location);
     if (cell) {
       const at = Number(lineText);
       // The first and last compiled lines are tslab's wrapper around the cell: not the user's code.
       if (!cell.compiled || !lineText || at <= 1 || at >= cell.compiled.length) continue;
-      const line = sourceLineOf(cell.source, cell.compiled, at);
+      const line = sourceLineOf(cell.source, cell.compiled, at, Number(columnText ?? 1));
       const where = line === null ? location : `${location}, line ${line}`;
       const name = fn && fn !== 'eval' && !fn.startsWith('Object.') && fn !== 'exports' ? ` in ${fn}` : '';
       frames.push(line === null ? `${where}${name}` : `${where}${name}\n${excerpt(cell.source, line)}`);

@@ -144,7 +144,11 @@ export class Store {
           `the query answers more than ${maxRows} rows: aggregate it, add a LIMIT, raise maxRows, or export() it to a file`,
         );
       }
-      return reader.getRowObjectsJS() as QueryRow[];
+      // Not getRowObjectsJS: it assigns row[name], and a column named __proto__ vanished.
+      const names = reader.columnNames();
+      return reader
+        .getRowsJS()
+        .map((values) => Object.fromEntries(names.map((name, i) => [name, values[i]])) as QueryRow);
     });
     for (const row of rows) plainRow(row);
     // The rows' shape is the caller's to name (`sql<{ n: number }>`…``): SQL says it, not TypeScript.

@@ -84,30 +84,40 @@ function flatten(
   if (style.keepLists) {
     const leaf = recordLeaf(value);
     if (leaf !== undefined) {
-      out[prefix] = leaf;
+      put(out, prefix, leaf);
       return under;
     }
   }
   if (value === null || value === undefined) {
-    out[prefix] = null;
+    put(out, prefix, null);
   } else if (typeof value === 'string' || typeof value === 'boolean') {
-    out[prefix] = value;
+    put(out, prefix, value);
   } else if (typeof value === 'number') {
-    out[prefix] = Number.isFinite(value) ? value : String(value);
+    put(out, prefix, Number.isFinite(value) ? value : String(value));
   } else if (typeof value === 'bigint') {
-    out[prefix] = String(value);
+    put(out, prefix, String(value));
   } else if (value instanceof Date) {
-    out[prefix] = Number.isNaN(value.getTime()) ? null : value.toISOString();
+    put(out, prefix, Number.isNaN(value.getTime()) ? null : value.toISOString());
   } else if (Array.isArray(value) || depth >= MAX_DEPTH) {
-    out[prefix] = jsonText(value);
+    put(out, prefix, jsonText(value));
   } else if (typeof value === 'object') {
     const node = under ?? new Names();
     flattenObject(value as Record<string, unknown>, prefix, node, depth, walk);
     return node;
   } else {
-    out[prefix] = String(value);
+    put(out, prefix, String(value));
   }
   return under;
+}
+
+/**
+ * Sets `out[name]`. A record's own `__proto__` key (JSON.parse makes one) is a name like any other:
+ * assigned, it would set the row's prototype (a list's items became columns) or vanish.
+ */
+function put(out: FlatRecord, name: string, value: FlatRecord[string]): void {
+  if (name === '__proto__')
+    Object.defineProperty(out, name, { value, enumerable: true, writable: true, configurable: true });
+  else out[name] = value;
 }
 
 /** The keys of one object under `prefix` (for…in over own keys: no entry arrays per object). */

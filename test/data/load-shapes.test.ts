@@ -121,6 +121,37 @@ describe('records whose shape changes after the first batch', () => {
   });
 });
 
+describe('keys named like Object.prototype’s', () => {
+  it('__proto__ and constructor are columns like any other, both ways (JSON.parse makes them own keys)', async () => {
+    const records = Array.from({ length: 6 }, (_, i) =>
+      JSON.parse(`{"id":${i + 1},"__proto__":"p${i}","constructor":[${i},2]}`),
+    );
+    const { small, whole } = await bothWays('proto_keys', records);
+    expect(small).toEqual(whole);
+    // A row set with `row.__proto__ = value` had no such key, and a list there became the row's prototype.
+    expect(Object.entries(small.types)).toEqual([
+      ['id', 'BIGINT'],
+      ['__proto__', 'VARCHAR'],
+      ['constructor', 'BIGINT[]'],
+    ]);
+    expect(
+      await store.query(
+        'select "__proto__" as p, "constructor" as c from proto_keys_small order by id limit 2',
+      ),
+    ).toEqual([
+      { p: 'p0', c: [0, 2] },
+      { p: 'p1', c: [1, 2] },
+    ]);
+    // A query's rows have the column as a key too.
+    const [row] = await store.query('select * from proto_keys_small order by id limit 1');
+    expect(Object.entries(row!)).toEqual([
+      ['id', 1],
+      ['__proto__', 'p0'],
+      ['constructor', [0, 2]],
+    ]);
+  });
+});
+
 describe('keys of a later batch', () => {
   it('that repeat or go back replace rows by key: the last record of a key wins, once', async () => {
     const records = [

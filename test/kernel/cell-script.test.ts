@@ -87,14 +87,34 @@ describe('cells run with their types stripped', () => {
       ename: 'TSError',
       evalue: expect.stringMatching(/^Cell In\[\d+\], line 2: /),
     });
-    for (const code of ['const fixed = 1;\nfixed = 2', 'const fixed: number = 1;\nfixed = 2']) {
+    for (const [code, column] of [
+      ['const fixed = 1;\nfixed = 2', 1],
+      ['const fixed: number = 1;\nfixed = 2', 1],
+      ['const fixed: number = 1;\nlet other = 0; fixed = 2', 16],
+      ['const fixed: number = 1;\nlet other = 0; (fixed = 2)', 17],
+    ] as const) {
       const refused = await run(code);
       expect(refused, code).toMatchObject({
         ename: 'TSError',
         evalue: expect.stringMatching(/line 2: Cannot assign to 'fixed' because it is a constant\.$/),
       });
+      // At the cell's column, not the one of the text the kernel adds before the last expression.
+      expect((refused as { traceback: string[] }).traceback[0], code).toMatch(
+        new RegExp(`, line 2, column ${column}\n`),
+      );
     }
     expect(await run('typeof fixed')).toBe("'undefined'"); // nothing of a refused cell ran
+  });
+
+  it('names the cell line of the call in a chain that oxc joins into one line', async () => {
+    const failed = await run(
+      'const m: number = 1;\nconst res = [1, 2, 3]\n  .map((v: number) => v * m)\n  .map((v) => {\n    if (v > 2) throw new Error("chain");\n    return v;\n  });',
+    );
+    expect(failed).toMatchObject({ ename: 'Error', evalue: 'chain' });
+    const [inner, outer] = (failed as { traceback: string[] }).traceback;
+    expect(inner).toMatch(/^Cell In\[\d+\], line 5\n/);
+    // The second `.map` (line 4) called it, not the first (line 3).
+    expect(outer).toMatch(/^Cell In\[\d+\], line 4\n/);
   });
 
   it('fails at the cell line of the throw', async () => {
@@ -153,6 +173,28 @@ describe('TypeScript cells are stripped in this thread by oxc, or by esbuild', (
     ).toBe('8');
     expect(await run('const more = <number>twice({ n: 5 });\nmore satisfies number')).toBe('10');
     expect(await run('-1 as number')).toBe('-1');
+  });
+
+  it('merges a namespace with an earlier cell’s namespace, function or class, as esbuild’s `var` did', async () => {
+    expect(await run('namespace Merged { export const a = 1; }')).toBe('(nothing)');
+    expect(await run('namespace Merged { export const b = 2; }\n[Merged.a, Merged.b]')).toBe('[ 1, 2 ]');
+    expect(
+      await run('function callable() { return 1; }\nnamespace callable { export const extra = 2; }'),
+    ).toBe('(nothing)');
+    expect(
+      await run('namespace callable { export const more = 3; }\n[callable(), callable.extra, callable.more]'),
+    ).toBe('[ 1, 2, 3 ]');
+    expect(await run('class Counted { static s = 1; }')).toBe('(nothing)');
+    expect(await run('namespace Counted { export const t = 2; }\n[Counted.s, Counted.t]')).toBe('[ 1, 2 ]');
+    // oxc names its parameter apart from the cell's names.
+    expect(
+      await run('const _Merged = 0;\nnamespace Merged { export const c = 3; }\n[Merged.a, Merged.c]'),
+    ).toBe('[ 1, 3 ]');
+    // Nested namespaces (`A.B`) stay the cell's own inside.
+    expect(await run('namespace Outer.Inner { export const q = 4; }\nOuter.Inner.q')).toBe('4');
+    expect(await run('namespace Outer.Inner { export const r = 5; }\n[Outer.Inner.q, Outer.Inner.r]')).toBe(
+      '[ 4, 5 ]',
+    );
   });
 
   it('refuses a cell past its size limit', async () => {
