@@ -181,8 +181,9 @@ const runner = new CellRunner({
 });
 const inner = executor.createExecutor(process.cwd(), scripts, runner.console);
 runner.attach(inner);
-// esbuild's helper process starts before the server answers: every cell needs it.
-await warmUpCellScripts();
+// esbuild's helper process starts in the background: only the cells oxc leaves to it (decorators,
+// syntax errors) need it, and the server need not wait for it to answer.
+void warmUpCellScripts();
 
 const handler = new jupyter.JupyterHandlerImpl(inner, false);
 const server = new KernelServer(handler, configPath, {

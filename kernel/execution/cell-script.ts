@@ -106,7 +106,7 @@ function transformer(): Promise<Transform> {
   return esbuild;
 }
 
-/** Starts esbuild ahead of the first cell. */
+/** Starts esbuild ahead of the first cell that needs it. */
 export function warmUpCellScripts(): Promise<void> {
   return transformer()
     .then((transform) => transform('', TS_OPTIONS))
@@ -297,7 +297,7 @@ function applyEdits(js: string, edits: readonly Edit[]): string {
   return out + js.slice(cursor);
 }
 
-/** The body of the cell's function (see the file's comment), from esbuild's JavaScript. */
+/** The body of the cell's function (see the file's comment), from the cell's JavaScript. */
 export function scriptOf(js: string): CellScript {
   let program: Node & { body: Node[] };
   try {

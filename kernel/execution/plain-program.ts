@@ -8,7 +8,7 @@
  * 100-cell session, the map took about 45% of a check and its garbage much of the rest. Here the
  * watch gets a plain program (reusing the old one's source files, as the builder does) that answers
  * the few builder calls the converter and the watch make. It emits declarations only, and the
- * converter's CommonJS pass is skipped: the worker checks cells, esbuild's output is what runs.
+ * converter's CommonJS pass is skipped: the worker checks cells; what runs is ./cell-script.ts's output.
  *
  * Worker-only: the worker's module cache is its own, so the kernel's thread keeps tslab as it is.
  */
@@ -51,7 +51,7 @@ function plainBuilder(program: TypeScript.Program): Builder {
       token?: TypeScript.CancellationToken,
       _onlyDts?: boolean,
       transformers?: TypeScript.CustomTransformers,
-      // Declarations only: the worker reads a cell's declarations; what runs is esbuild's output.
+      // Declarations only: the worker reads a cell's declarations; what runs is ./cell-script.ts's.
     ) => program.emit(file, write, token, true, transformers),
     getAllDependencies: dependencies,
     getCurrentDirectory: () => program.getCurrentDirectory(),

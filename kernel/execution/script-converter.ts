@@ -1,7 +1,7 @@
 /**
  * The converters tslab's executor runs cells with, made of ./cell-script.ts instead of tslab's
- * type-checking conversion. tslab's executor asks for a conversion synchronously; esbuild answers
- * asynchronously, so each cell is prepared ({@link ScriptConverters.prepare}) just before the
+ * type-checking conversion. tslab's executor asks for a conversion synchronously; a cell esbuild
+ * converts is answered asynchronously, so each cell is prepared ({@link ScriptConverters.prepare}) just before the
  * executor runs it.
  *
  * Tab completion and Shift-Tab help still come from tslab's own converter (created on first use),
