@@ -155,14 +155,16 @@ describe('the educator', () => {
   it('refusals: not an educator, another educator, no CSRF, bad arguments', async () => {
     const demo = await ctx.login(0);
     for (const call of [
-      demo.classrooms.mine(),
-      demo.classrooms.alerts(),
-      demo.classrooms.privateActivity(samples().classroom),
-      demo.classrooms.create({ title: 'Mine now' }),
-      demo.classrooms.setTitle(samples().classroom, 'Taken over'),
-      demo.classrooms.close(samples().classroom),
+      () => demo.classrooms.mine(),
+      () => demo.classrooms.alerts(),
+      () => demo.classrooms.privateActivity(samples().classroom),
+      () => demo.classrooms.create({ title: 'Mine now' }),
+      () => demo.classrooms.setTitle(samples().classroom, 'Taken over'),
+      () => demo.classrooms.close(samples().classroom),
     ]) {
-      const error = await caught(call);
+      // Each call made only when awaited: made all at once, a refusal that came before the loop
+      // reached it was an unhandled rejection (vitest failed the run on it).
+      const error = await caught(call());
       expect(error.status).toBe(403);
       expect(error.reason).toBe('Only educator accounts can do this');
     }
@@ -194,12 +196,12 @@ describe('the educator', () => {
     store.classrooms.educators.add(rival.userId!);
     try {
       for (const call of [
-        rival.classrooms.privateActivity(samples().classroom),
-        rival.classrooms.alerts({ classroom: samples().classroom }),
-        rival.classrooms.setWorkingOn(samples().classroom, 'Mine now'),
-        rival.classrooms.close(samples().classroom),
+        () => rival.classrooms.privateActivity(samples().classroom),
+        () => rival.classrooms.alerts({ classroom: samples().classroom }),
+        () => rival.classrooms.setWorkingOn(samples().classroom, 'Mine now'),
+        () => rival.classrooms.close(samples().classroom),
       ]) {
-        const error = await caught(call);
+        const error = await caught(call());
         expect(error.status).toBe(403);
         expect(error.reason).toBe('This class belongs to another educator');
       }
