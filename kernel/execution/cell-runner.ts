@@ -96,6 +96,8 @@ export class CellRunner {
   #thrown: { value: unknown } | null = null;
   #diagnostics: Diagnostic[] = [];
   #interrupt: (() => void) | null = null;
+  /** Interrupts so far (a cell's check started after one is not waited for). */
+  #interrupts = 0;
   /**
    * A cell being executed (from after its `prepare` to its end) and the preload being run. They
    * share tslab's executor, which keeps one set of declarations: run together (the preload starts
@@ -161,6 +163,7 @@ export class CellRunner {
 
   /** Stops waiting for the cell's un-awaited value, and for its type check (Ctrl-C / interrupt). */
   interrupt(): void {
+    this.#interrupts++;
     this.#executor?.interrupt();
     this.#interrupt?.();
     this.#options.checker?.stopWaiting();
@@ -195,12 +198,23 @@ export class CellRunner {
     // takes up to seconds), the check comes first: `idle` could otherwise lag its reply that long.
     const checker = this.#options.checker;
     if (!checker || script instanceof CellScriptError) return outcome;
-    return { ...outcome, later: () => this.#checked(checker, code, file), checkFirst: !checker.warm };
+    const interrupts = this.#interrupts;
+    const later = () => this.#checked(checker, code, file, interrupts !== this.#interrupts);
+    return { ...outcome, later, checkFirst: !checker.warm };
   }
 
-  /** The warning text of the type check of cell `file`, or `null` (no problems, or no answer in time). */
-  async #checked(checker: TypeCheck, code: string, file: string): Promise<string | null> {
-    const problems = await checker.check(code, file, CHECK_WAIT_MS);
+  /**
+   * The warning text of the type check of cell `file`, or `null` (no problems, or no answer in
+   * time). Once an interrupt came after the cell ran, nothing waits for the check (its problems go
+   * to the log), as for a check under way when it came.
+   */
+  async #checked(
+    checker: TypeCheck,
+    code: string,
+    file: string,
+    interrupted: boolean,
+  ): Promise<string | null> {
+    const problems = await checker.check(code, file, interrupted ? 0 : CHECK_WAIT_MS);
     return problems && problems.length > 0 ? typeWarnings(problems, file, code) : null;
   }
 

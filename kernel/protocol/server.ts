@@ -120,6 +120,12 @@ const ROUTED_MESSAGES = new Set(['comm_open', 'comm_msg', 'comm_close', 'history
 const SHUTDOWN_MS = 3000;
 const DRAIN_MS = 1000;
 
+/**
+ * How long after its reply has been sent a cell's type check starts (the client reads the reply
+ * meanwhile): its `idle` comes that much later, its reply 1-2 ms sooner on a 2-core machine.
+ */
+const CHECK_AFTER_REPLY_MS = 3;
+
 /** Largest stream text sent in one message; more is split (and a flood cannot grow a buffer). */
 const STREAM_CHUNK = 64 * 1024;
 
@@ -400,10 +406,6 @@ export class KernelServer extends TslabServerClass {
     const outcome: CellOutcome = asksExit
       ? { status: 'ok', result: null }
       : await this.#backend.run(source, count, display);
-    if (!silent && store_history !== false) {
-      const text = outcome.status === 'ok' ? outcome.result?.['text/plain'] : undefined;
-      this.#history().record(count, source, typeof text === 'string' ? text : null);
-    }
     if (outcome.status === 'ok') {
       if (outcome.result && !silent) {
         this.#publish(message, 'execute_result', {
@@ -426,8 +428,8 @@ export class KernelServer extends TslabServerClass {
     // request's output until its `idle`, and drop what comes after).
     // A silent cell is checked too (the cells after it use its declarations); nothing waits for
     // its warnings, and they are shown nowhere.
-    const checking = outcome.later?.();
-    const warnings = async (): Promise<void> => {
+    const later = outcome.later;
+    const warnings = async (checking: Promise<string | null>): Promise<void> => {
       try {
         const text = await checking;
         if (text && !silent && !this.#closing) this.#publish(message, 'stream', { name: 'stderr', text });
@@ -435,12 +437,21 @@ export class KernelServer extends TslabServerClass {
         this.#backend.log(`type check of cell ${count}: ${String(error)}`);
       }
     };
-    const waited = checking && !silent;
-    if (checking && silent) void warnings();
-    else if (waited && outcome.checkFirst) await warnings();
+    if (later && silent) void warnings(later());
+    else if (later && outcome.checkFirst) await warnings(later());
     this.#flush();
     reply.signAndSend(this.connInfo.key, socket);
-    if (waited && !outcome.checkFirst) await warnings();
+    if (!silent && store_history !== false) {
+      const text = outcome.status === 'ok' ? outcome.result?.['text/plain'] : undefined;
+      this.#history().record(count, source, typeof text === 'string' ? text : null);
+    }
+    if (later && !silent && !outcome.checkFirst) {
+      // The check takes a core for tens of milliseconds: it starts once the reply is out and the
+      // client has had a moment to read it, or the client would wait for a core.
+      if (socket instanceof QueuedSocket) await socket.drained();
+      await new Promise((resolve) => setTimeout(resolve, CHECK_AFTER_REPLY_MS));
+      await warnings(later());
+    }
   }
 
   /**
