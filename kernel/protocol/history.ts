@@ -11,7 +11,7 @@
  *   is kept); an input longer than {@link MAX_INPUT} is not kept, an output is cut at
  *   {@link MAX_OUTPUT}.
  * - `history_request` (tail, range, search) is answered from the file; requests wait for the
- *   cells recorded before them.
+ *   cells recorded before them. Cells are written a second after they are recorded, together.
  */
 import { appendFile, mkdir, open, rename, stat, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
@@ -29,6 +29,12 @@ export const MAX_OUTPUT = 10_000;
 const MAX_BYTES = 4 << 20;
 /** The largest session number read from the file (a kernel start a second for 30 years stays below). */
 const MAX_SESSION = 1_000_000_000;
+/**
+ * How long a recorded cell waits to be written: the cells of that time go in one write, under one
+ * lock, rather than a lock (four file operations) in each cell's time. A kernel killed outright
+ * loses at most that much; a shutdown writes them first.
+ */
+const WRITE_DELAY_MS = 1000;
 /** Longest wait for another kernel's lock. */
 const LOCK_WAIT_MS = 5000;
 
@@ -118,6 +124,7 @@ export class History {
 
   /** Settles once everything recorded so far is written (or has failed and been logged). */
   flushed(): Promise<void> {
+    this.#write();
     return this.#queue.then(() => undefined);
   }
 
@@ -135,15 +142,33 @@ export class History {
       return;
     }
     const kept = output !== null && output.length > MAX_OUTPUT ? `${output.slice(0, MAX_OUTPUT)}…` : output;
+    this.#unwritten.push({ l: line, i: input, o: kept });
+    this.#writeTimer ??= setTimeout(() => this.#write(), WRITE_DELAY_MS);
+  }
+
+  /** Cells recorded and not yet written (their session is set when they are). */
+  #unwritten: Omit<Entry, 's'>[] = [];
+  #writeTimer: NodeJS.Timeout | null = null;
+
+  /** Queues the write of the cells recorded so far, under one lock. */
+  #write(): void {
+    if (this.#writeTimer) clearTimeout(this.#writeTimer);
+    this.#writeTimer = null;
+    const cells = this.#unwritten;
+    if (cells.length === 0) return;
+    this.#unwritten = [];
+    const lines = cells.length === 1 ? `${cells[0]!.l}` : `${cells[0]!.l}-${cells.at(-1)!.l}`;
     this.#enqueue(async () => {
       if (this.#session === 0) return; // the file could not be opened (logged)
-      const entry: Entry = { s: this.#session, l: line, i: input, o: kept };
+      const text = cells
+        .map(({ l, i, o }) => `${JSON.stringify({ s: this.#session, l, i, o } satisfies Entry)}\n`)
+        .join('');
       await this.#locked(async () => {
-        await appendFile(this.#file, `${JSON.stringify(entry)}\n`);
+        await appendFile(this.#file, text);
         const { size } = await stat(this.#file);
         if (size > this.#maxBytes) await this.#compact();
       });
-    }, `recording cell ${line}`);
+    }, `recording cells ${lines}`);
   }
 
   /** The `history` list of a `history_reply` for `request`; throws a `TypeError` for a malformed one. */
@@ -185,6 +210,7 @@ export class History {
         `hist_access_type must be 'tail', 'range' or 'search', not ${JSON.stringify(kind)}`,
       );
     }
+    this.#write();
     return this.#enqueue(async () => {
       const entries = (await this.#read()).filter((line): line is Entry => 'i' in line);
       return select(entries).map((e): HistoryItem => [e.s, e.l, output ? [e.i, e.o ?? null] : e.i]);
