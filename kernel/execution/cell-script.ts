@@ -301,11 +301,13 @@ function applyEdits(js: string, edits: readonly Edit[]): string {
 export function scriptOf(js: string): CellScript {
   let program: Node & { body: Node[] };
   try {
-    program = Parser.parse(js, {
-      ecmaVersion: 'latest',
-      sourceType: 'module',
-      allowAwaitOutsideFunction: true,
-    }) as Node & { body: Node[] };
+    program =
+      (lastParse?.text === js ? lastParse.program : null) ??
+      (Parser.parse(js, {
+        ecmaVersion: 'latest',
+        sourceType: 'module',
+        allowAwaitOutsideFunction: true,
+      }) as Node & { body: Node[] });
   } catch (error) {
     const at = (error as { loc?: { line: number; column: number } }).loc;
     throw new CellScriptError(
@@ -476,19 +478,27 @@ export function strippedTypeScript(source: string): string | null {
 const NAMESPACE_LET =
   /^let ([\p{ID_Start}$_][\p{ID_Continue}$\u200C\u200D]*);(?=\n\(function\(_\1\d*\) \{)/gmu;
 
+/**
+ * The text {@link parses} read last, and its tree: {@link scriptOf} reads that same text right
+ * after, and a cell is parsed once (the trees are only read).
+ */
+let lastParse: { text: string; program: (Node & { body: Node[] }) | null } | null = null;
+
 /** acorn's tree of `text` as a cell (a module that may await at its top level), or `null`. */
 function parses(text: string): (Node & { body: Node[] }) | null {
+  if (lastParse?.text === text) return lastParse.program;
+  let program: (Node & { body: Node[] }) | null;
   try {
-    return Parser.parse(text, {
+    program = Parser.parse(text, {
       ecmaVersion: 'latest',
       sourceType: 'module',
       allowAwaitOutsideFunction: true,
-    }) as Node & {
-      body: Node[];
-    };
+    }) as Node & { body: Node[] };
   } catch {
-    return null;
+    program = null;
   }
+  lastParse = { text, program };
+  return program;
 }
 
 /** Whether `node` assigns to (or updates) a name of `names` anywhere, shadowed or not. */
