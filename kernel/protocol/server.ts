@@ -26,6 +26,7 @@
 
 import type { MimeBundle } from '../tslab.js';
 import { converter, type JupyterHandler, jupyter, tslabTypeScript } from '../tslab.js';
+import { exitCommand } from './exit-cell.js';
 import { History, type HistoryRequest, historyFile } from './history.js';
 import { completeness } from './is-complete.js';
 import { type QuickInfo, quickInfoText } from './quick-info.js';
@@ -97,9 +98,6 @@ const TslabServerClass = jupyter.ZmqServer as unknown as new (
   handler: JupyterHandler,
   configPath: string,
 ) => TslabServer;
-
-/** A cell that is `exit` or `quit` (called or not), which IPython's kernels answer with `ask_exit`. */
-const EXIT_CELL = /^\s*(exit|quit)(?:\s*\(\s*\))?\s*;?\s*$/;
 
 /**
  * After a failure, requests arriving this soon were sent with the failed one ("run all") and are
@@ -400,8 +398,8 @@ export class KernelServer extends TslabServerClass {
     jupyter.lastWriteDisplayData = display;
 
     // `exit` or `quit` alone asks the front end to end, as in IPython (`jupyter console` then quits
-    // and shuts the kernel down); unless a cell declared that name.
-    const exit = EXIT_CELL.exec(source)?.[1];
+    // and shuts the kernel down); unless a cell declared that name. Comments may follow it.
+    const exit = exitCommand(tslabTypeScript(), source);
     const asksExit = exit !== undefined && !(exit in globalThis);
     const outcome: CellOutcome = asksExit
       ? { status: 'ok', result: null }
