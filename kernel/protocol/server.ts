@@ -31,6 +31,7 @@ import { History, type HistoryRequest, historyFile } from './history.js';
 import { completeness } from './is-complete.js';
 import { type QuickInfo, quickInfoText } from './quick-info.js';
 import { QueuedSocket, type Socket } from './send-queue.js';
+import { cellFileName, uncountedCellFileName } from './traceback.js';
 
 /** The result of one cell, as the server publishes it. */
 export type CellOutcome = (
@@ -55,8 +56,8 @@ type DisplayWriter = (
 
 /** What the server needs from the rest of the kernel. */
 interface KernelBackend {
-  /** Runs a cell's code as execution `count`; its displays go to `display`. */
-  run(code: string, count: number, display: DisplayWriter): Promise<CellOutcome>;
+  /** Runs a cell's code under the file name `file` (./traceback.ts); its displays go to `display`. */
+  run(code: string, file: string, display: DisplayWriter): Promise<CellOutcome>;
   /** `kernel_info_reply` fields that vary: implementation version, TypeScript version, banner. */
   info(): Promise<{ implementationVersion: string; typescriptVersion: string; banner: string }>;
   /** TypeScript's quick info at `position` of `code`, for Shift-Tab help. */
@@ -131,6 +132,8 @@ export class KernelServer extends TslabServerClass {
   readonly #backend: KernelBackend;
   #shellQueue: Promise<void> = Promise.resolve();
   #count = 0;
+  /** Cells run without a count so far (silent ones, and those kept out of the history). */
+  #uncounted = 0;
   /**
    * Execute requests received before this time (`performance.now()`) are answered `aborted`: set
    * by a failure (to just past it), so the requests queued behind the failed one are not run.
@@ -389,8 +392,11 @@ export class KernelServer extends TslabServerClass {
       reply.signAndSend(this.connInfo.key, socket);
       return;
     }
-    if (!silent && store_history !== false) this.#count++;
+    const counted = !silent && store_history !== false;
+    if (counted) this.#count++;
     const count = this.#count;
+    // A cell without a count has a name of its own: its frames must not point at the last counted cell.
+    const file = counted ? cellFileName(count) : uncountedCellFileName(++this.#uncounted, silent === true);
     if (!silent) this.#publish(message, 'execute_input', { code: source, execution_count: count });
     this.#streamParent = message;
     const display: DisplayWriter = (content, update) =>
@@ -403,7 +409,7 @@ export class KernelServer extends TslabServerClass {
     const asksExit = exit !== undefined && !(exit in globalThis);
     const outcome: CellOutcome = asksExit
       ? { status: 'ok', result: null }
-      : await this.#backend.run(source, count, display);
+      : await this.#backend.run(source, file, display);
     if (outcome.status === 'ok') {
       if (outcome.result && !silent) {
         this.#publish(message, 'execute_result', {
@@ -439,7 +445,7 @@ export class KernelServer extends TslabServerClass {
     else if (later && outcome.checkFirst) await warnings(later());
     this.#flush();
     reply.signAndSend(this.connInfo.key, socket);
-    if (!silent && store_history !== false) {
+    if (counted) {
       const text = outcome.status === 'ok' ? outcome.result?.['text/plain'] : undefined;
       this.#history().record(count, source, typeof text === 'string' ? text : null);
     }
