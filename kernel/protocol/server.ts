@@ -13,10 +13,10 @@
  * - stdout and stderr of the user's code become `stream` messages of the cell that wrote them
  *   (later writes go to the last cell, as in IPython), coalesced per event-loop turn.
  * - `kernel_info` names the TypeScript that compiles the cells; `inspect` renders `{@link X}`.
- * - A shutdown (`shutdown_request`, or {@link KernelServer.close}) publishes nothing more for
- *   the cells (their late output goes to the kernel's log), ends their work, sends what is
- *   queued (the reply and `idle` first), then closes the sockets; {@link KernelServer.closed}
- *   settles then.
+ * - A shutdown (`shutdown_request`, or {@link KernelServer.close}) publishes nothing more after
+ *   its reply and `idle` (the late output of a cell still running, its result, its `idle`, go to
+ *   the kernel's log), ends the cells' work, sends what is queued, then closes the sockets;
+ *   {@link KernelServer.closed} settles then.
  * - `is_complete` tells invalid code from incomplete code (./is-complete.ts); `history_request`
  *   is answered from the history every cell is recorded in (./history.ts).
  * - Comms: the kernel has no comm targets. `comm_info_request` is answered `comm_info_reply` with
@@ -162,6 +162,7 @@ export class KernelServer extends TslabServerClass {
    */
   override close(): void {
     if (this.#closing) return;
+    this.#flush();
     this.#closing = true;
     void this.#shutDown();
   }
@@ -169,7 +170,6 @@ export class KernelServer extends TslabServerClass {
   async #shutDown(): Promise<void> {
     // From now on the cells' displays and streams have no cell: timers and callbacks still
     // running (a bot, a failing set) write to the kernel's log, never to iopub.
-    this.#flush();
     this.#streamParent = null;
     jupyter.lastWriteDisplayData = null;
     const ended = this.#backend.shutdown().catch((error: unknown) => {
@@ -239,6 +239,10 @@ export class KernelServer extends TslabServerClass {
   readonly #routed = new WeakMap<Message, string>();
 
   override publishStatus(status: string, parent: Message): void {
+    if (this.#closing) {
+      this.#late(parent, 'status', { execution_state: status });
+      return;
+    }
     if (status === 'busy' && ROUTED_MESSAGES.has(parent.header.msg_type)) {
       super.publishStatus(status, parent);
       // tslab publishes `busy`, then dispatches on the type: routed to handleCommInfoRequest, a
@@ -254,7 +258,8 @@ export class KernelServer extends TslabServerClass {
     }
     this.#idleSent = replying.finally(() => {
       this.#replying.delete(parent);
-      super.publishStatus(status, parent);
+      if (this.#closing) this.#late(parent, 'status', { execution_state: status });
+      else super.publishStatus(status, parent);
     });
   }
 
@@ -292,6 +297,7 @@ export class KernelServer extends TslabServerClass {
 
   /** `shutdown_request`: answered first (tslab's reply has no `status`); tslab then calls close(). */
   handleShutdown(socket: unknown, message: Message): void {
+    this.#flush(); // the text the cells wrote so far goes before the reply
     const reply = message.createReply();
     reply.header.msg_type = 'shutdown_reply';
     reply.content = { status: 'ok', restart: message.content.restart === true };
@@ -468,6 +474,10 @@ export class KernelServer extends TslabServerClass {
 
   /** Sends an iopub message in reply to `parent`, after any stream text written before it. */
   #publish(parent: Message, type: string, content: Record<string, unknown>): void {
+    if (this.#closing) {
+      this.#late(parent, type, content);
+      return;
+    }
     this.#flush();
     const message = parent.createReply();
     message.header.msg_type = type;
@@ -479,10 +489,19 @@ export class KernelServer extends TslabServerClass {
     const stream = this.#stream;
     if (!stream) return;
     this.#stream = null;
+    if (this.#closing) {
+      this.#late(stream.parent, 'stream', { name: stream.name, text: stream.text });
+      return;
+    }
     const message = stream.parent.createReply();
     message.header.msg_type = 'stream';
     message.content = { name: stream.name, text: stream.text };
     message.signAndSend(this.connInfo.key, this.iopub);
+  }
+
+  /** An iopub message that comes after the shutdown: to the kernel's log, never to iopub. */
+  #late(parent: Message, type: string, content: Record<string, unknown>): void {
+    this.#backend.log(`after the shutdown, not sent: ${lateMessage(parent.header.msg_type, type, content)}`);
   }
 
   #write(name: 'stdout' | 'stderr', text: string): void {
@@ -516,6 +535,23 @@ export class KernelServer extends TslabServerClass {
       }) as typeof stream.write;
     }
   }
+}
+
+/** Longest text of a late message in the log. */
+const LATE_TEXT = 2000;
+
+/** One log line for an iopub message not sent after a shutdown: its type and its text, bounded. */
+function lateMessage(parentType: string, type: string, content: Record<string, unknown>): string {
+  const data = content.data as Record<string, unknown> | undefined;
+  const text =
+    type === 'status'
+      ? content.execution_state
+      : type === 'error'
+        ? `${String(content.ename)}: ${String(content.evalue)}`
+        : (content.text ?? data?.['text/plain']);
+  const shown =
+    typeof text === 'string' ? text.slice(0, LATE_TEXT) + (text.length > LATE_TEXT ? '…' : '') : '';
+  return `${type} of ${parentType}${shown ? `: ${shown.trimEnd()}` : ''}`;
 }
 
 /** Waits for `work`, at most `ms`. */
