@@ -29,6 +29,7 @@ import { converter, type JupyterHandler, jupyter, tslabTypeScript } from '../tsl
 import { exitCommand } from './exit-cell.js';
 import { History, type HistoryRequest, historyFile } from './history.js';
 import { completeness } from './is-complete.js';
+import { lateMessage } from './late-message.js';
 import { type QuickInfo, quickInfoText } from './quick-info.js';
 import { QueuedSocket, type Socket } from './send-queue.js';
 import { cellFileName, uncountedCellFileName } from './traceback.js';
@@ -535,23 +536,6 @@ export class KernelServer extends TslabServerClass {
       }) as typeof stream.write;
     }
   }
-}
-
-/** Longest text of a late message in the log. */
-const LATE_TEXT = 2000;
-
-/** One log line for an iopub message not sent after a shutdown: its type and its text, bounded. */
-function lateMessage(parentType: string, type: string, content: Record<string, unknown>): string {
-  const data = content.data as Record<string, unknown> | undefined;
-  const text =
-    type === 'status'
-      ? content.execution_state
-      : type === 'error'
-        ? `${String(content.ename)}: ${String(content.evalue)}`
-        : (content.text ?? data?.['text/plain']);
-  const shown =
-    typeof text === 'string' ? text.slice(0, LATE_TEXT) + (text.length > LATE_TEXT ? '…' : '') : '';
-  return `${type} of ${parentType}${shown ? `: ${shown.trimEnd()}` : ''}`;
 }
 
 /** Waits for `work`, at most `ms`. */
