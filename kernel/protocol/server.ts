@@ -445,7 +445,7 @@ export class KernelServer extends TslabServerClass {
         const text = await checking;
         if (text && !silent && !this.#closing) this.#publish(message, 'stream', { name: 'stderr', text });
       } catch (error) {
-        this.#backend.log(`type check of cell ${count}: ${String(error)}`);
+        this.#backend.log(`type check of ${file}: ${String(error)}`);
       }
     };
     if (later && silent) void warnings(later());
