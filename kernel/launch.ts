@@ -187,7 +187,7 @@ void warmUpCellScripts();
 
 const handler = new jupyter.JupyterHandlerImpl(inner, false);
 const server = new KernelServer(handler, configPath, {
-  run: (code, count) => runner.run(code, count),
+  run: (code, file) => runner.run(code, file),
   info: async () => ({
     implementationVersion: version ?? '0.0.0',
     typescriptVersion: typescript.version,

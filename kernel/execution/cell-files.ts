@@ -1,7 +1,8 @@
 /**
- * Gives each cell's code a file name, `Cell In[n]`, so that its stack frames say which cell they
- * are in (instead of `evalmachine.<anonymous>`), and keeps the code run for each name so a frame's
- * line can be traced back to the cell's (./traceback.ts).
+ * Gives each cell's code a file name, `Cell In[n]` (`Silent cell n` for a cell without a count),
+ * so that its stack frames say which cell they are in (instead of `evalmachine.<anonymous>`), and
+ * keeps the code run for each name so a frame's line can be traced back to the cell's
+ * (../protocol/traceback.ts).
  *
  * tslab's executor runs a cell with `vm.runInThisContext(code, { breakOnSigint })` and offers no
  * option for a name: the call is wrapped here while a cell is being started.

@@ -169,8 +169,8 @@ export class CellRunner {
     this.#options.checker?.stopWaiting();
   }
 
-  /** Runs `code` as cell `count`. */
-  async run(code: string, count: number): Promise<CellOutcome> {
+  /** Runs `code` as cell `count` (`Cell In[count]`), or under the file name `cell` (./traceback.ts). */
+  async run(code: string, cell: number | string): Promise<CellOutcome> {
     try {
       await this.#options.prepare(code);
     } catch (error) {
@@ -178,7 +178,7 @@ export class CellRunner {
     }
     // Not while the preload runs (a cell waiting in `prepare` for the preload is not executing).
     while (this.#preloading) await this.#preloading.catch(() => {});
-    const execution = this.#execute(code, count);
+    const execution = this.#execute(code, typeof cell === 'number' ? cellFileName(cell) : cell);
     this.#executing = execution.catch(() => {});
     try {
       return await execution;
@@ -187,9 +187,8 @@ export class CellRunner {
     }
   }
 
-  async #execute(code: string, count: number): Promise<CellOutcome> {
+  async #execute(code: string, file: string): Promise<CellOutcome> {
     this.#reset();
-    const file = cellFileName(count);
     this.cells.add(file, code);
     const script = await this.#options.scripts.prepare(code);
     const outcome = await this.#outcome(code, file);

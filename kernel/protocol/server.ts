@@ -13,10 +13,10 @@
  * - stdout and stderr of the user's code become `stream` messages of the cell that wrote them
  *   (later writes go to the last cell, as in IPython), coalesced per event-loop turn.
  * - `kernel_info` names the TypeScript that compiles the cells; `inspect` renders `{@link X}`.
- * - A shutdown (`shutdown_request`, or {@link KernelServer.close}) publishes nothing more for
- *   the cells (their late output goes to the kernel's log), ends their work, sends what is
- *   queued (the reply and `idle` first), then closes the sockets; {@link KernelServer.closed}
- *   settles then.
+ * - A shutdown (`shutdown_request`, or {@link KernelServer.close}) publishes nothing more after
+ *   its reply and `idle` (the late output of a cell still running, its result, its `idle`, go to
+ *   the kernel's log), ends the cells' work, sends what is queued, then closes the sockets;
+ *   {@link KernelServer.closed} settles then.
  * - `is_complete` tells invalid code from incomplete code (./is-complete.ts); `history_request`
  *   is answered from the history every cell is recorded in (./history.ts).
  * - Comms: the kernel has no comm targets. `comm_info_request` is answered `comm_info_reply` with
@@ -26,10 +26,13 @@
 
 import type { MimeBundle } from '../tslab.js';
 import { converter, type JupyterHandler, jupyter, tslabTypeScript } from '../tslab.js';
+import { exitCommand } from './exit-cell.js';
 import { History, type HistoryRequest, historyFile } from './history.js';
 import { completeness } from './is-complete.js';
+import { lateMessage } from './late-message.js';
 import { type QuickInfo, quickInfoText } from './quick-info.js';
 import { QueuedSocket, type Socket } from './send-queue.js';
+import { cellFileName, uncountedCellFileName } from './traceback.js';
 
 /** The result of one cell, as the server publishes it. */
 export type CellOutcome = (
@@ -54,8 +57,8 @@ type DisplayWriter = (
 
 /** What the server needs from the rest of the kernel. */
 interface KernelBackend {
-  /** Runs a cell's code as execution `count`; its displays go to `display`. */
-  run(code: string, count: number, display: DisplayWriter): Promise<CellOutcome>;
+  /** Runs a cell's code under the file name `file` (./traceback.ts); its displays go to `display`. */
+  run(code: string, file: string, display: DisplayWriter): Promise<CellOutcome>;
   /** `kernel_info_reply` fields that vary: implementation version, TypeScript version, banner. */
   info(): Promise<{ implementationVersion: string; typescriptVersion: string; banner: string }>;
   /** TypeScript's quick info at `position` of `code`, for Shift-Tab help. */
@@ -98,9 +101,6 @@ const TslabServerClass = jupyter.ZmqServer as unknown as new (
   configPath: string,
 ) => TslabServer;
 
-/** A cell that is `exit` or `quit` (called or not), which IPython's kernels answer with `ask_exit`. */
-const EXIT_CELL = /^\s*(exit|quit)(?:\s*\(\s*\))?\s*;?\s*$/;
-
 /**
  * After a failure, requests arriving this soon were sent with the failed one ("run all") and are
  * aborted too; a client that waited for the failure's reply cannot answer that fast.
@@ -133,6 +133,8 @@ export class KernelServer extends TslabServerClass {
   readonly #backend: KernelBackend;
   #shellQueue: Promise<void> = Promise.resolve();
   #count = 0;
+  /** Cells run without a count so far (silent ones, and those kept out of the history). */
+  #uncounted = 0;
   /**
    * Execute requests received before this time (`performance.now()`) are answered `aborted`: set
    * by a failure (to just past it), so the requests queued behind the failed one are not run.
@@ -161,6 +163,7 @@ export class KernelServer extends TslabServerClass {
    */
   override close(): void {
     if (this.#closing) return;
+    this.#flush();
     this.#closing = true;
     void this.#shutDown();
   }
@@ -168,7 +171,6 @@ export class KernelServer extends TslabServerClass {
   async #shutDown(): Promise<void> {
     // From now on the cells' displays and streams have no cell: timers and callbacks still
     // running (a bot, a failing set) write to the kernel's log, never to iopub.
-    this.#flush();
     this.#streamParent = null;
     jupyter.lastWriteDisplayData = null;
     const ended = this.#backend.shutdown().catch((error: unknown) => {
@@ -238,6 +240,10 @@ export class KernelServer extends TslabServerClass {
   readonly #routed = new WeakMap<Message, string>();
 
   override publishStatus(status: string, parent: Message): void {
+    if (this.#closing) {
+      this.#late(parent, 'status', { execution_state: status });
+      return;
+    }
     if (status === 'busy' && ROUTED_MESSAGES.has(parent.header.msg_type)) {
       super.publishStatus(status, parent);
       // tslab publishes `busy`, then dispatches on the type: routed to handleCommInfoRequest, a
@@ -253,7 +259,8 @@ export class KernelServer extends TslabServerClass {
     }
     this.#idleSent = replying.finally(() => {
       this.#replying.delete(parent);
-      super.publishStatus(status, parent);
+      if (this.#closing) this.#late(parent, 'status', { execution_state: status });
+      else super.publishStatus(status, parent);
     });
   }
 
@@ -291,6 +298,7 @@ export class KernelServer extends TslabServerClass {
 
   /** `shutdown_request`: answered first (tslab's reply has no `status`); tslab then calls close(). */
   handleShutdown(socket: unknown, message: Message): void {
+    this.#flush(); // the text the cells wrote so far goes before the reply
     const reply = message.createReply();
     reply.header.msg_type = 'shutdown_reply';
     reply.content = { status: 'ok', restart: message.content.restart === true };
@@ -391,8 +399,11 @@ export class KernelServer extends TslabServerClass {
       reply.signAndSend(this.connInfo.key, socket);
       return;
     }
-    if (!silent && store_history !== false) this.#count++;
+    const counted = !silent && store_history !== false;
+    if (counted) this.#count++;
     const count = this.#count;
+    // A cell without a count has a name of its own: its frames must not point at the last counted cell.
+    const file = counted ? cellFileName(count) : uncountedCellFileName(++this.#uncounted, silent === true);
     if (!silent) this.#publish(message, 'execute_input', { code: source, execution_count: count });
     this.#streamParent = message;
     const display: DisplayWriter = (content, update) =>
@@ -400,12 +411,12 @@ export class KernelServer extends TslabServerClass {
     jupyter.lastWriteDisplayData = display;
 
     // `exit` or `quit` alone asks the front end to end, as in IPython (`jupyter console` then quits
-    // and shuts the kernel down); unless a cell declared that name.
-    const exit = EXIT_CELL.exec(source)?.[1];
+    // and shuts the kernel down); unless a cell declared that name. Comments may follow it.
+    const exit = exitCommand(tslabTypeScript(), source);
     const asksExit = exit !== undefined && !(exit in globalThis);
     const outcome: CellOutcome = asksExit
       ? { status: 'ok', result: null }
-      : await this.#backend.run(source, count, display);
+      : await this.#backend.run(source, file, display);
     if (outcome.status === 'ok') {
       if (outcome.result && !silent) {
         this.#publish(message, 'execute_result', {
@@ -434,14 +445,14 @@ export class KernelServer extends TslabServerClass {
         const text = await checking;
         if (text && !silent && !this.#closing) this.#publish(message, 'stream', { name: 'stderr', text });
       } catch (error) {
-        this.#backend.log(`type check of cell ${count}: ${String(error)}`);
+        this.#backend.log(`type check of ${file}: ${String(error)}`);
       }
     };
     if (later && silent) void warnings(later());
     else if (later && outcome.checkFirst) await warnings(later());
     this.#flush();
     reply.signAndSend(this.connInfo.key, socket);
-    if (!silent && store_history !== false) {
+    if (counted) {
       const text = outcome.status === 'ok' ? outcome.result?.['text/plain'] : undefined;
       this.#history().record(count, source, typeof text === 'string' ? text : null);
     }
@@ -464,6 +475,10 @@ export class KernelServer extends TslabServerClass {
 
   /** Sends an iopub message in reply to `parent`, after any stream text written before it. */
   #publish(parent: Message, type: string, content: Record<string, unknown>): void {
+    if (this.#closing) {
+      this.#late(parent, type, content);
+      return;
+    }
     this.#flush();
     const message = parent.createReply();
     message.header.msg_type = type;
@@ -475,10 +490,19 @@ export class KernelServer extends TslabServerClass {
     const stream = this.#stream;
     if (!stream) return;
     this.#stream = null;
+    if (this.#closing) {
+      this.#late(stream.parent, 'stream', { name: stream.name, text: stream.text });
+      return;
+    }
     const message = stream.parent.createReply();
     message.header.msg_type = 'stream';
     message.content = { name: stream.name, text: stream.text };
     message.signAndSend(this.connInfo.key, this.iopub);
+  }
+
+  /** An iopub message that comes after the shutdown: to the kernel's log, never to iopub. */
+  #late(parent: Message, type: string, content: Record<string, unknown>): void {
+    this.#backend.log(`after the shutdown, not sent: ${lateMessage(parent.header.msg_type, type, content)}`);
   }
 
   #write(name: 'stdout' | 'stderr', text: string): void {

@@ -30,6 +30,15 @@ export function cellFileName(count: number): string {
   return `Cell In[${count}]`;
 }
 
+/**
+ * The name of the `n`th cell run without an execution count (IPython shows such cells without an
+ * `In[]` number): a silent cell (a front end's helper code), or one kept out of the history. It
+ * never names a counted cell, so frames of one are never traced to the other's source.
+ */
+export function uncountedCellFileName(n: number, silent: boolean): string {
+  return `${silent ? 'Silent' : 'Unnumbered'} cell ${n}`;
+}
+
 /** Sources of the cells run so far (the last {@link MAX_CELLS}), and their compiled code. */
 export class CellSources {
   static readonly MAX_CELLS = 1000;

@@ -13,10 +13,13 @@ interrupted as Jupyter does once its reply is in, its messages collected up to i
 at once, then answered one by one), or {"shutdown": true} (last: the shutdown request on the
 control channel, then every iopub message of any parent until the kernel process exits, and
 whether it exited by itself within the 5 s Jupyter gives it before killing it: {"reply": ..., "iopub": [...], "exited": BOOL, "exit_code": N}),
+or {"shutdown_during": CODE} (last: CODE is executed, and once it has written to stdout or
+stderr the shutdown request goes out while it still runs; answered as {"shutdown": true}, with the
+cell's messages before the request in its "iopub" too),
 and writes one JSON object to stdout: {"results": [RESULT, ...]} where each RESULT holds the reply's
 content and, for executions, every iopub message whose parent is the request, in order, up to its
 `idle` status: [{"type": ..., "content": ...}, ...]. A missing message is a timeout (recorded in
-"error"), never a hang.
+"error"), never a hang. "log" in the job, optional, names a file for the kernel's stdout and stderr (its log).
 """
 
 import json
@@ -46,11 +49,11 @@ def collect(client, msg_id, timeout):
             return messages, None
 
 
-def shutdown(manager, client):
+def shutdown(manager, client, messages=None):
     """Sends shutdown_request and watches iopub until the kernel process has gone, for as long as
     Jupyter waits before it kills a kernel (KernelManager.shutdown_wait_time, 5 s)."""
     msg_id = client.shutdown()
-    messages = []
+    messages = messages if messages is not None else []
     deadline = time.monotonic() + manager.shutdown_wait_time
     while manager.is_alive() and time.monotonic() < deadline:
         try:
@@ -92,10 +95,28 @@ def restart(manager, client, timeout):
     return {"reply": None, "iopub": [], "exited": code is not None and code >= 0, "exit_code": code}
 
 
+def shutdown_during(manager, client, request, timeout):
+    """Executes a cell and, once it has written something, shuts the kernel down while it runs."""
+    msg_id = client.execute(request["shutdown_during"])
+    messages = []
+    deadline = time.monotonic() + timeout
+    while not any(m["type"] == "stream" for m in messages) and time.monotonic() < deadline:
+        try:
+            msg = client.get_iopub_msg(timeout=0.1)
+        except Exception:  # queue.Empty
+            continue
+        if msg["parent_header"].get("msg_id") == msg_id:
+            messages.append({"type": msg["msg_type"], "content": msg["content"],
+                             "parent": msg["parent_header"].get("msg_type")})
+    return shutdown(manager, client, messages)
+
+
 def main():
     job = json.load(sys.stdin)
     timeout = job.get("timeout", 60)
-    manager, client = start_new_kernel(kernel_name=job["kernel"], cwd=job["cwd"], startup_timeout=60)
+    log = open(job["log"], "w") if job.get("log") else None
+    manager, client = start_new_kernel(kernel_name=job["kernel"], cwd=job["cwd"], startup_timeout=60,
+                                       **({"stdout": log, "stderr": log} if log else {}))
     results = []
     try:
         for request in job["requests"]:
@@ -118,6 +139,9 @@ def main():
                 continue
             if "shutdown" in request:
                 results.append(shutdown(manager, client))
+                break
+            if "shutdown_during" in request:
+                results.append(shutdown_during(manager, client, request, timeout))
                 break
             if "comm" in request:
                 # Comm messages have no reply: only the iopub messages they cause.

@@ -211,7 +211,8 @@ export type DriveRequest =
   | { comm: 'comm_open' | 'comm_msg' | 'comm_close'; content: Record<string, unknown> }
   | { batch: string[]; stop_on_error?: boolean }
   | { restart: true }
-  | { shutdown: true };
+  | { shutdown: true }
+  | { shutdown_during: string };
 
 /** One iopub message of a request. */
 export interface IopubMessage {
@@ -227,7 +228,7 @@ export interface DriveResult {
   iopub: IopubMessage[];
   error?: string;
   /**
-   * After `{ shutdown: true }` (or `{ restart: true }`, about the old process): whether the kernel
+   * After `{ shutdown: true }` or `{ shutdown_during }` (or `{ restart: true }`, about the old process): whether the kernel
    * process ended by itself, and its exit code.
    */
   exited?: boolean;
@@ -236,7 +237,8 @@ export interface DriveResult {
 
 /**
  * Starts `kernel` in `cwd` through jupyter_client (test/kernel/drive.py) and sends `requests` one
- * after the other, as a front end does; every wait is bounded by `timeout` seconds.
+ * after the other, as a front end does; every wait is bounded by `timeout` seconds. The kernel's
+ * stdout and stderr (its log) go to the file `log` when given.
  */
 export async function drive(
   home: JupyterHome,
@@ -244,9 +246,10 @@ export async function drive(
   cwd: string,
   requests: DriveRequest[],
   timeout = 60,
+  log?: string,
 ): Promise<DriveResult[]> {
   mkdirSync(cwd, { recursive: true });
-  const job = JSON.stringify({ kernel, cwd, requests, timeout });
+  const job = JSON.stringify({ kernel, cwd, requests, timeout, log });
   const child = execFile('/usr/bin/python3', [join(import.meta.dirname, 'drive.py')], {
     env: home.env,
     maxBuffer: 256 << 20,

@@ -1,7 +1,10 @@
 // A kernel shut down while a live chart and a cloud bot run, as a front end does it
 // (shutdown_request on the control channel, through jupyter_client): nothing but the request's own
 // status after it, the process gone by itself, and its cloud connections closed with a close frame
-// (seen by a sandbox in this process, so they outlive the kernel), none left open.
+// (seen by a sandbox in this process, so they outlive the kernel), none left open. And a shutdown
+// while a cell still awaits: its value and `idle`, which come after the request's `idle`, go to the
+// kernel's log, not to iopub.
+import { readFileSync } from 'node:fs';
 import type { IncomingMessage } from 'node:http';
 import { join } from 'node:path';
 import type { Duplex, Writable } from 'node:stream';
@@ -109,5 +112,51 @@ describe.skipIf(!hasJupyter)('kernel shutdown', () => {
     // Both connections said goodbye before the process ended, and none is left open.
     expect(sockets.slice(0, 2).map((s) => s.closeCode)).toEqual([1000, 1000]);
     expect(sockets.filter((s) => s.open)).toEqual([]);
+  });
+
+  it('publishes nothing after its idle while a cell still runs: the late output goes to the log', {
+    timeout: 120_000,
+  }, async () => {
+    const { sandbox } = fixture;
+    const account = sandbox.accounts[0]!;
+    const log = join(home.dir, 'late-output.log');
+    const results = await drive(
+      home,
+      'scratchlab',
+      join(home.dir, 'cwd'),
+      [
+        {
+          // It resumes while the shutdown closes its cloud connection: after the request's idle.
+          shutdown_during: [
+            `const s = await Session.login(${JSON.stringify(account.username)}, ${JSON.stringify(account.password)}, { hosts: ${JSON.stringify(sandbox.hosts)} });`,
+            `const cloud = s.cloud(${sandbox.cloudProjectId});`,
+            'await cloud.connect();',
+            "const ended = new Promise((resolve) => cloud.once('disconnect', resolve));",
+            "console.log('started');",
+            'await ended;',
+            "console.log('late text');",
+            "'late result'",
+          ].join('\n'),
+        },
+      ],
+      60,
+      log,
+    );
+    const shutdown = results[0]!;
+    expect(shutdown.reply).toMatchObject({ status: 'ok', restart: false });
+    expect(shutdown.exited, 'the kernel process ended by itself, before Jupyter would kill it').toBe(true);
+    expect(shutdown.exit_code).toBe(0);
+    expect(shutdown.iopub.map((m) => `${m.parent} ${m.type}`)).toEqual([
+      'execute_request status',
+      'execute_request execute_input',
+      'execute_request stream',
+      'shutdown_request status',
+      'shutdown_request status',
+    ]);
+    expect(shutdown.iopub[2]!.content).toEqual({ name: 'stdout', text: 'started\n' });
+    const written = readFileSync(log, 'utf8');
+    expect(written).toContain('late text');
+    expect(written).toMatch(/after the shutdown, not sent: execute_result of execute_request: 'late result'/);
+    expect(written).toMatch(/after the shutdown, not sent: status of execute_request: idle/);
   });
 });
