@@ -412,7 +412,7 @@ export class KernelServer extends TslabServerClass {
 
     // `exit` or `quit` alone asks the front end to end, as in IPython (`jupyter console` then quits
     // and shuts the kernel down); unless a cell declared that name. Comments may follow it.
-    const exit = exitCommand(tslabTypeScript(), source);
+    const exit = /exit|quit/.test(source) ? exitCommand(tslabTypeScript(), source) : undefined;
     const asksExit = exit !== undefined && !(exit in globalThis);
     const outcome: CellOutcome = asksExit
       ? { status: 'ok', result: null }
