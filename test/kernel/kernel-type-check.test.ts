@@ -1,6 +1,7 @@
 // The type check of cells in a running kernel, through jupyter_client (test/kernel/drive.py): what
 // a cell's `idle` waits for once its reply is out (its check, at most 10 s, not past an interrupt),
 // and the cells the checker is given (silent ones too: later cells use their declarations).
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { drive, hasJupyter, installKernels, type JupyterHome, jupyterHome } from './jupyter.js';
@@ -63,5 +64,32 @@ describe.skipIf(!hasJupyter)('the type check of cells in a kernel', () => {
     expect(String(warning?.text)).toMatch(
       /line 1, column 7: warning TS2551: Property 'toFixed' does not exist on type '"five"'/,
     );
+  });
+
+  it('lets a shutdown end a check that is still to come or under way: quiet, prompt, its cell kept', {
+    timeout: 180_000,
+  }, async () => {
+    // A type problem a line, under the history's input limit: a second or more of checking.
+    const big = `${Array.from({ length: 3000 }, (_, i) => `const late${i}: string = ${i};`).join('\n')}\n7`;
+    const results = await drive(home, 'scratchlab', folder, [
+      { execute: '1 + 1' }, // the checker is warm: the next check starts after its reply
+      { shutdown_after_reply: big },
+    ]);
+    expect(results[0]!.error).toBeUndefined();
+    const shutdown = results[1]!;
+    expect(shutdown.execute_reply).toMatchObject({ status: 'ok', execution_count: 2 });
+    expect(shutdown.reply).toMatchObject({ status: 'ok', restart: false });
+    expect(shutdown.exited, 'the kernel ended by itself, before Jupyter would kill it').toBe(true);
+    expect(shutdown.exit_code).toBe(0);
+    // No warning reached the cell once the shutdown came, and nothing but statuses follows the
+    // shutdown's busy.
+    const iopub = shutdown.iopub.map((m) => `${m.parent} ${m.type}`);
+    expect(iopub).not.toContain('execute_request stream');
+    expect(iopub.slice(iopub.indexOf('shutdown_request status')).every((m) => m.endsWith(' status'))).toBe(
+      true,
+    );
+    // The cell was recorded less than a second before the shutdown, which wrote it.
+    const file = join(home.env.JUPYTER_DATA_DIR, 'scratchlab', 'history.jsonl');
+    expect(readFileSync(file, 'utf8')).toContain('const late2999: string = 2999;');
   });
 });
