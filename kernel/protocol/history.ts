@@ -35,6 +35,13 @@ const MAX_SESSION = 1_000_000_000;
  * loses at most that much; a shutdown writes them first.
  */
 const WRITE_DELAY_MS = 1000;
+/** Longest {@link HistoryOptions.writeDelayMs}. */
+const MAX_WRITE_DELAY_MS = 60_000;
+/**
+ * Most characters of cells waiting to be written: past it they are written at once (cells of up
+ * to {@link MAX_INPUT} characters sent quickly would otherwise pile up for the whole delay).
+ */
+const MAX_UNWRITTEN_CHARS = 1 << 20;
 /** Longest wait for another kernel's lock. */
 const LOCK_WAIT_MS = 5000;
 
@@ -44,6 +51,12 @@ export interface HistoryOptions {
   maxBytes?: number;
   /** Where problems go (the kernel's log): the history never fails a cell. */
   log?: (line: string) => void;
+  /**
+   * How long a recorded cell waits to be written, in milliseconds (default 1000, at most 60000):
+   * the cells of that time are written together. A query, {@link History.flushed} and more than
+   * a MiB of waiting cells write them at once.
+   */
+  writeDelayMs?: number;
 }
 
 /** One entry of `history_reply`: session, line, and the input, or `[input, output]` when asked. */
@@ -87,6 +100,7 @@ export class History {
   readonly #file: string;
   readonly #maxBytes: number;
   readonly #log: (line: string) => void;
+  readonly #writeDelayMs: number;
   /** Every change and query, in order: a query sees the cells recorded before it. */
   #queue: Promise<unknown> = Promise.resolve();
   #session = 0;
@@ -95,6 +109,7 @@ export class History {
     this.#file = file;
     this.#maxBytes = options.maxBytes ?? MAX_BYTES;
     this.#log = options.log ?? (() => {});
+    this.#writeDelayMs = options.writeDelayMs ?? WRITE_DELAY_MS;
   }
 
   /** Opens `file` (created when missing) and claims the next session number in it. */
@@ -103,6 +118,9 @@ export class History {
     const maxBytes = options.maxBytes ?? MAX_BYTES;
     if (!Number.isInteger(maxBytes) || maxBytes < 1024)
       throw new RangeError('maxBytes must be an integer ≥ 1024');
+    const delay = options.writeDelayMs ?? WRITE_DELAY_MS;
+    if (!Number.isInteger(delay) || delay < 0 || delay > MAX_WRITE_DELAY_MS)
+      throw new RangeError(`writeDelayMs must be an integer from 0 to ${MAX_WRITE_DELAY_MS}`);
     const history = new History(file, options);
     history.#enqueue(async () => {
       await mkdir(dirname(file), { recursive: true });
@@ -143,11 +161,14 @@ export class History {
     }
     const kept = output !== null && output.length > MAX_OUTPUT ? `${output.slice(0, MAX_OUTPUT)}…` : output;
     this.#unwritten.push({ l: line, i: input, o: kept });
-    this.#writeTimer ??= setTimeout(() => this.#write(), WRITE_DELAY_MS);
+    this.#unwrittenChars += input.length + (kept?.length ?? 0);
+    if (this.#unwrittenChars > MAX_UNWRITTEN_CHARS) this.#write();
+    else this.#writeTimer ??= setTimeout(() => this.#write(), this.#writeDelayMs);
   }
 
-  /** Cells recorded and not yet written (their session is set when they are). */
+  /** Cells recorded and not yet written (their session is set when they are), and their size. */
   #unwritten: Omit<Entry, 's'>[] = [];
+  #unwrittenChars = 0;
   #writeTimer: NodeJS.Timeout | null = null;
 
   /** Queues the write of the cells recorded so far, under one lock. */
@@ -157,6 +178,7 @@ export class History {
     const cells = this.#unwritten;
     if (cells.length === 0) return;
     this.#unwritten = [];
+    this.#unwrittenChars = 0;
     const lines = cells.length === 1 ? `${cells[0]!.l}` : `${cells[0]!.l}-${cells.at(-1)!.l}`;
     this.#enqueue(async () => {
       if (this.#session === 0) return; // the file could not be opened (logged)

@@ -5,7 +5,7 @@ import { execFile } from 'node:child_process';
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { globMatcher, History } from '../../kernel/protocol/history.js';
 import { drive, hasJupyter, installKernels, type JupyterHome, jupyterHome, ROOT } from './jupyter.js';
 
@@ -169,5 +169,58 @@ describe('secrets in cells', () => {
     expect(text).not.toContain('hunter2-pw');
     expect(text).not.toContain('hunter3-pw');
     expect(text).toContain('const xs = [1, 2, 3]');
+  });
+});
+
+describe('cells waiting to be written', () => {
+  it('are written by a query and by flushed() before their delay, and at once past a MiB', async () => {
+    const home = jupyterHome('history-delay');
+    const file = join(home.dir, 'history.jsonl');
+    const log: string[] = [];
+    // A delay the test never reaches: whatever is written was written for another reason.
+    const history = History.open(file, { writeDelayMs: 60_000, log: (line) => log.push(line) });
+    history.record(1, 'const a = 1', null);
+    expect(await history.query({ hist_access_type: 'tail', n: 5 })).toEqual([
+      [history.session, 1, 'const a = 1'],
+    ]);
+    history.record(2, 'a + 1', '2');
+    await history.flushed();
+    expect(readFileSync(file, 'utf8')).toContain('"i":"a + 1","o":"2"');
+
+    // Eleven cells of 99,000 characters pass the MiB: written without waiting; the twelfth waits.
+    const cell = (line: number) => `// cell ${line}\n${'x'.repeat(99_000)}`;
+    for (let line = 3; line <= 14; line++) history.record(line, cell(line), null);
+    await vi.waitFor(() => expect(readFileSync(file, 'utf8')).toContain('// cell 13'), { timeout: 30_000 });
+    expect(readFileSync(file, 'utf8')).not.toContain('// cell 14');
+    await history.flushed();
+    expect(readFileSync(file, 'utf8')).toContain('// cell 14');
+    expect(log).toEqual([]);
+    expect(() => History.open(file, { writeDelayMs: -1 })).toThrow(RangeError);
+    expect(() => History.open(file, { writeDelayMs: 60_001 })).toThrow(RangeError);
+  });
+
+  it('are written before a process that never asks ends by itself', { timeout: 60_000 }, async () => {
+    const home = jupyterHome('history-exit');
+    const file = join(home.dir, 'history.jsonl');
+    const script = `
+const { History } = await import(${JSON.stringify(join(ROOT, 'dist/kernel/protocol/history.js'))});
+History.open(process.argv[1]).record(1, 'left to the timer', null);
+`;
+    // Bounded: a timer that kept the process alive for good would fail here.
+    await run(process.execPath, ['--input-type=module', '-e', script, file], { timeout: 30_000 });
+    expect(readFileSync(file, 'utf8')).toContain('left to the timer');
+  });
+
+  it('are dropped, with a line in the log, when the file cannot be written; no cell fails', async () => {
+    const home = jupyterHome('history-unwritable');
+    const notFolder = join(home.dir, 'a-file');
+    writeFileSync(notFolder, 'not a folder');
+    const log: string[] = [];
+    const history = History.open(join(notFolder, 'history.jsonl'), { log: (line) => log.push(line) });
+    history.record(1, 'const lost = 1', null);
+    await history.flushed();
+    expect(history.session).toBe(0);
+    expect(log).toEqual([expect.stringMatching(/^history: opening failed: /)]);
+    await expect(history.query({ hist_access_type: 'tail', n: 1 })).rejects.toThrow();
   });
 });
