@@ -92,4 +92,39 @@ describe.skipIf(!hasJupyter)('the type check of cells in a kernel', () => {
     const file = join(home.env.JUPYTER_DATA_DIR, 'scratchlab', 'history.jsonl');
     expect(readFileSync(file, 'utf8')).toContain('const late2999: string = 2999;');
   });
+
+  it('warns of a failed cell after its reply and before its idle; the cells run with it are aborted after', {
+    timeout: 180_000,
+  }, async () => {
+    const failing =
+      "const wrongType: number = 'x';\nawait new Promise((r) => setTimeout(r, 300));\nthrow new Error('boom')";
+    const results = await drive(home, 'scratchlab', folder, [
+      { execute: '1 + 1' }, // the checker is warm: checks follow their replies
+      { batch: [failing, 'wrongType', '2'] },
+      { execute: '3' },
+    ]);
+    for (const [i, result] of results.entries()) expect(result.error, `request ${i}`).toBeUndefined();
+    const [, failed, first, second, after] = results;
+    expect([failed, first, second, after].map((r) => r!.reply?.status)).toEqual([
+      'error',
+      'aborted',
+      'aborted',
+      'ok',
+    ]);
+    // drive.py keeps a request's messages up to its idle only: each request's end before the next.
+    expect(failed!.iopub.map((m) => m.type)).toEqual([
+      'status',
+      'execute_input',
+      'error',
+      'stream',
+      'status',
+    ]);
+    expect(String(failed!.iopub[3]!.content.text)).toMatch(/line 1, column 7: warning TS2322/);
+    for (const aborted of [first, second])
+      expect(aborted!.iopub.map((m) => m.type)).toEqual(['status', 'status']);
+    expect(after!.iopub.find((m) => m.type === 'execute_result')?.content).toMatchObject({
+      execution_count: 3,
+      data: { 'text/plain': '3' },
+    });
+  });
 });
