@@ -154,6 +154,22 @@ describe.skipIf(!hasJupyter)('history in the kernel', () => {
     const file = join(home.env.JUPYTER_DATA_DIR, 'scratchlab', 'history.jsonl');
     expect(readFileSync(file, 'utf8')).toContain('const yesterday = 6 * 7');
   });
+
+  it("writes a cell run under a second before a restart, and the new kernel's query sees it", {
+    timeout: 180_000,
+  }, async () => {
+    const results = await drive(home, 'scratchlab', join(home.dir, 'restart'), [
+      { execute: "'before the restart'" },
+      { restart: true },
+      { history: { hist_access_type: 'search', pattern: '*before the restart*', output: true, raw: true } },
+    ]);
+    expect(results[0]!.error).toBeUndefined();
+    expect(results[1]).toMatchObject({ exited: true, exit_code: 0 });
+    expect(results[2]!.reply).toEqual({
+      status: 'ok',
+      history: [[expect.any(Number), 1, ["'before the restart'", "'before the restart'"]]],
+    });
+  });
 });
 
 describe('secrets in cells', () => {
