@@ -155,6 +155,40 @@ describe.skipIf(!hasJupyter)('history in the kernel', () => {
     expect(readFileSync(file, 'utf8')).toContain('const yesterday = 6 * 7');
   });
 
+  it('keeps the cells of two kernels writing the same file at once, each under its own session', {
+    timeout: 180_000,
+  }, async () => {
+    const cells = (name: string) => [1, 2, 3].map((n) => ({ execute: `'${name} ${n}'` }));
+    const range = { history: { hist_access_type: 'range', session: 0, start: 1, output: false, raw: true } };
+    const [a, b] = await Promise.all(
+      ['kernel A', 'kernel B'].map((name) =>
+        drive(home, 'scratchlab', join(home.dir, name.replace(' ', '-')), [...cells(name), range]),
+      ),
+    );
+    const sessions: number[] = [];
+    for (const [name, results] of [
+      ['kernel A', a!],
+      ['kernel B', b!],
+    ] as const) {
+      for (const result of results) expect(result.error).toBeUndefined();
+      const history = results[3]!.reply!.history as [number, number, string][];
+      expect(history.map(([, line, input]) => [line, input])).toEqual([
+        [1, `'${name} 1'`],
+        [2, `'${name} 2'`],
+        [3, `'${name} 3'`],
+      ]);
+      sessions.push(history[0]![0]);
+    }
+    expect(new Set(sessions).size).toBe(2);
+    const file = join(home.env.JUPYTER_DATA_DIR, 'scratchlab', 'history.jsonl');
+    const lines = readFileSync(file, 'utf8')
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    for (const session of sessions)
+      expect(lines.filter((e) => e.s === session && 'i' in e).map((e) => e.l)).toEqual([1, 2, 3]);
+  });
+
   it("writes a cell run under a second before a restart, and the new kernel's query sees it", {
     timeout: 180_000,
   }, async () => {
