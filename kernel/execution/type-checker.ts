@@ -6,6 +6,7 @@
  * Everything is bounded: the checks waiting (past {@link MAX_WAITING} a check is skipped), and
  * the wait for one answer (a caller gets `null` past its limit; a later answer goes to the log).
  */
+import { clearTimeout, setTimeout } from 'node:timers'; // not a cell's replaced globals (./server.ts)
 import { Worker } from 'node:worker_threads';
 import type { CheckReply, TypeProblem } from './type-check-messages.js';
 

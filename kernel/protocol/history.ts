@@ -13,9 +13,11 @@
  * - `history_request` (tail, range, search) is answered from the file; requests wait for the
  *   cells recorded before them. Cells are written a second after they are recorded, together.
  */
+
 import { appendFile, mkdir, open, rename, stat, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { clearTimeout, setTimeout } from 'node:timers'; // not a cell's replaced globals (./server.ts)
 import lockfile from 'proper-lockfile';
 
 /** Longest input kept, in characters: a longer cell is left out of the history. */

@@ -24,6 +24,10 @@
  *   target it does not have, so front ends and widget managers are not left waiting.
  */
 
+// Node's timers, not the globals: cells share this realm, and a cell that replaces
+// `globalThis.setTimeout` (fake timers) must not stop the kernel's own waits (a cell's `idle` never
+// came, and every request after it waited for good).
+import { clearTimeout, setImmediate, setTimeout } from 'node:timers';
 import type { MimeBundle } from '../tslab.js';
 import { converter, type JupyterHandler, jupyter, tslabTypeScript } from '../tslab.js';
 import { History, type HistoryRequest, historyFile } from './history.js';

@@ -127,4 +127,35 @@ describe.skipIf(!hasJupyter)('the type check of cells in a kernel', () => {
       data: { 'text/plain': '3' },
     });
   });
+
+  it("keeps its own timers when a cell replaces the global ones (fake timers): every cell's idle comes", {
+    timeout: 180_000,
+  }, async () => {
+    const fake = [
+      'const realSetTimeout = setTimeout;',
+      'const realSetImmediate = setImmediate;',
+      // As fake timers do: the globals replaced by ones that fire only when a test says so.
+      'globalThis.setTimeout = (() => 0) as unknown as typeof setTimeout;',
+      'globalThis.setImmediate = (() => 0) as unknown as typeof setImmediate;',
+      "'faked'",
+    ].join('\n');
+    const results = await drive(
+      home,
+      'scratchlab',
+      folder,
+      [
+        { execute: '1 + 1' }, // the checker is warm: checks follow their replies
+        { execute: fake },
+        { execute: "const stillChecked: number = 'z'; 5" },
+        { execute: 'globalThis.setTimeout = realSetTimeout; globalThis.setImmediate = realSetImmediate; 6' },
+      ],
+      30,
+    );
+    for (const [i, result] of results.entries()) expect(result.error, `request ${i}`).toBeUndefined();
+    expect(results.map((r) => r.iopub.find((m) => m.type === 'execute_result')?.content.data)).toEqual(
+      ['2', "'faked'", '5', '6'].map((text) => ({ 'text/plain': text })),
+    );
+    const warning = results[2]!.iopub.find((m) => m.type === 'stream')?.content;
+    expect(String(warning?.text)).toMatch(/line 1, column 7: warning TS2322/);
+  });
 });
