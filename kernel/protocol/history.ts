@@ -23,8 +23,12 @@ import lockfile from 'proper-lockfile';
 /** Longest input kept, in characters: a longer cell is left out of the history. */
 export const MAX_INPUT = 100_000;
 
-/** Words of a cell that may carry a secret; such a cell stays out of the history file. */
-const MAY_HOLD_SECRET = /\b(login|password|passwd|secret|token|sessionid|csrftoken)\b|\.login\s*\(/i;
+/**
+ * Words of a cell, or of its result, that may carry a secret; such a cell stays out of the history
+ * file. Inside names too: `process.env.SCRATCH_PASSWORD` (the README's way to log in) and `apiToken`
+ * hold no word boundary, and a cell kept out needlessly costs only its history line.
+ */
+const MAY_HOLD_SECRET = /login|password|passwd|secret|token|session_?id|csrf/i;
 /** Longest output kept, in characters: a longer one is cut. */
 export const MAX_OUTPUT = 10_000;
 /** Default size past which the oldest entries are dropped. */
@@ -150,18 +154,19 @@ export class History {
 
   /**
    * Records cell `line`'s input and the plain text of its result. A cell that may hold a secret
-   * (a login, a password, a token) is not kept: passwords are never stored.
+   * (its input or its result names a login, a password, a token) is not kept: passwords are
+   * never stored.
    */
   record(line: number, input: string, output: string | null): void {
     if (input.length > MAX_INPUT) {
       this.#log(`history: cell ${line} is longer than ${MAX_INPUT} characters, not kept`);
       return;
     }
-    if (MAY_HOLD_SECRET.test(input)) {
+    const kept = output !== null && output.length > MAX_OUTPUT ? `${output.slice(0, MAX_OUTPUT)}…` : output;
+    if (MAY_HOLD_SECRET.test(input) || (kept !== null && MAY_HOLD_SECRET.test(kept))) {
       this.#log(`history: cell ${line} may hold a secret (a login, password or token), not kept`);
       return;
     }
-    const kept = output !== null && output.length > MAX_OUTPUT ? `${output.slice(0, MAX_OUTPUT)}…` : output;
     this.#unwritten.push({ l: line, i: input, o: kept });
     this.#unwrittenChars += input.length + (kept?.length ?? 0);
     if (this.#unwrittenChars > MAX_UNWRITTEN_CHARS) this.#write();

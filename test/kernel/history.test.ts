@@ -214,10 +214,14 @@ describe('secrets in cells', () => {
     history.record(1, "const me = await Session.login('me', 'hunter2-pw')", null);
     history.record(2, "const password = 'hunter3-pw'", null);
     history.record(3, 'const xs = [1, 2, 3]', null);
+    // Inside a name, and in a result only.
+    history.record(4, 'process.env.SCRATCH_PASSWORD', "'hunter4-pw'");
+    history.record(5, "const apiToken = 'hunter5-pw'", null);
+    history.record(6, 'sandbox.accounts[0]', "{ username: 'me', password: 'hunter6-pw' }");
     await history.flushed();
     const text = readFileSync(file, 'utf8');
-    expect(text).not.toContain('hunter2-pw');
-    expect(text).not.toContain('hunter3-pw');
+    for (const secret of ['hunter2-pw', 'hunter3-pw', 'hunter4-pw', 'hunter5-pw', 'hunter6-pw'])
+      expect(text).not.toContain(secret);
     expect(text).toContain('const xs = [1, 2, 3]');
   });
 });
