@@ -128,7 +128,7 @@ describe.skipIf(!hasJupyter)('the type check of cells in a kernel', () => {
     });
   });
 
-  it("keeps its own timers when a cell replaces the global ones (fake timers): every cell's idle comes", {
+  it("keeps its own timers and clock when a cell replaces the global ones (fake timers): every cell's idle comes", {
     timeout: 180_000,
   }, async () => {
     const fake = [
@@ -137,6 +137,8 @@ describe.skipIf(!hasJupyter)('the type check of cells in a kernel', () => {
       // As fake timers do: the globals replaced by ones that fire only when a test says so.
       'globalThis.setTimeout = (() => 0) as unknown as typeof setTimeout;',
       'globalThis.setImmediate = (() => 0) as unknown as typeof setImmediate;',
+      'const realNow = performance.now;',
+      'performance.now = () => 0;',
       "'faked'",
     ].join('\n');
     const results = await drive(
@@ -147,14 +149,19 @@ describe.skipIf(!hasJupyter)('the type check of cells in a kernel', () => {
         { execute: '1 + 1' }, // the checker is warm: checks follow their replies
         { execute: fake },
         { execute: "const stillChecked: number = 'z'; 5" },
+        { execute: "throw new Error('a failure under a stopped clock')" },
+        { execute: 'performance.now = realNow; 7' }, // sent after the failure's reply: not aborted
         { execute: 'globalThis.setTimeout = realSetTimeout; globalThis.setImmediate = realSetImmediate; 6' },
       ],
       30,
     );
     for (const [i, result] of results.entries()) expect(result.error, `request ${i}`).toBeUndefined();
-    expect(results.map((r) => r.iopub.find((m) => m.type === 'execute_result')?.content.data)).toEqual(
-      ['2', "'faked'", '5', '6'].map((text) => ({ 'text/plain': text })),
-    );
+    expect(results.map((r) => r.reply?.status)).toEqual(['ok', 'ok', 'ok', 'error', 'ok', 'ok']);
+    expect(results.map((r) => r.iopub.find((m) => m.type === 'execute_result')?.content.data)).toEqual([
+      ...['2', "'faked'", '5'].map((text) => ({ 'text/plain': text })),
+      undefined,
+      ...['7', '6'].map((text) => ({ 'text/plain': text })),
+    ]);
     const warning = results[2]!.iopub.find((m) => m.type === 'stream')?.content;
     expect(String(warning?.text)).toMatch(/line 1, column 7: warning TS2322/);
   });
