@@ -300,9 +300,12 @@ function applyEdits(js: string, edits: readonly Edit[]): string {
 /** The body of the cell's function (see the file's comment), from the cell's JavaScript. */
 export function scriptOf(js: string): CellScript {
   let program: Node & { body: Node[] };
+  const parsed = lastParse?.text === js ? lastParse.program : null;
+  // Handed over once: a cell's tree (tens of MB for a cell of a MB) is not kept past its cell.
+  lastParse = null;
   try {
     program =
-      (lastParse?.text === js ? lastParse.program : null) ??
+      parsed ??
       (Parser.parse(js, {
         ecmaVersion: 'latest',
         sourceType: 'module',
@@ -480,7 +483,7 @@ const NAMESPACE_LET =
 
 /**
  * The text {@link parses} read last, and its tree: {@link scriptOf} reads that same text right
- * after, and a cell is parsed once (the trees are only read).
+ * after (and lets it go), and a cell is parsed once (the trees are only read).
  */
 let lastParse: { text: string; program: (Node & { body: Node[] }) | null } | null = null;
 

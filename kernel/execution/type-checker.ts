@@ -6,7 +6,7 @@
  * Everything is bounded: the checks waiting (past {@link MAX_WAITING} a check is skipped), and
  * the wait for one answer (a caller gets `null` past its limit; a later answer goes to the log).
  */
-import { setFlagsFromString } from 'node:v8';
+import { clearTimeout, setTimeout } from 'node:timers'; // not a cell's replaced globals (./server.ts)
 import { Worker } from 'node:worker_threads';
 import type { CheckReply, TypeProblem } from './type-check-messages.js';
 
@@ -60,13 +60,6 @@ export class TypeChecker {
     this.#ready = new Promise((resolve) => {
       this.#markReady = resolve;
     });
-    // V8 collects garbage in tasks it runs once a thread has nothing else to do: the worker's (a
-    // check leaves megabytes) ran right after its answer, while the kernel ran the next cell, and
-    // took the core that cell needed (1 cell in 5 was 5-10 ms slower). Without those tasks, V8
-    // collects as it allocates: within the check. (The flags are the process's: the kernel's own
-    // thread collects as it allocates too.)
-    setFlagsFromString('--no-minor-gc-task');
-    setFlagsFromString('--no-incremental-marking-task');
     // Its own stdout and stderr: what TypeScript prints must not land in a cell's output.
     this.#worker = new Worker(new URL('./type-check-worker.js', import.meta.url), {
       workerData: { cwd: options.cwd ?? process.cwd() },

@@ -13,16 +13,22 @@
  * - `history_request` (tail, range, search) is answered from the file; requests wait for the
  *   cells recorded before them. Cells are written a second after they are recorded, together.
  */
+
 import { appendFile, mkdir, open, rename, stat, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { clearTimeout, setTimeout } from 'node:timers'; // not a cell's replaced globals (./server.ts)
 import lockfile from 'proper-lockfile';
 
 /** Longest input kept, in characters: a longer cell is left out of the history. */
 export const MAX_INPUT = 100_000;
 
-/** Words of a cell that may carry a secret; such a cell stays out of the history file. */
-const MAY_HOLD_SECRET = /\b(login|password|passwd|secret|token|sessionid|csrftoken)\b|\.login\s*\(/i;
+/**
+ * Words of a cell, or of its result, that may carry a secret; such a cell stays out of the history
+ * file. Inside names too: `process.env.SCRATCH_PASSWORD` (the README's way to log in) and `apiToken`
+ * hold no word boundary, and a cell kept out needlessly costs only its history line.
+ */
+const MAY_HOLD_SECRET = /login|password|passwd|secret|token|session_?id|csrf/i;
 /** Longest output kept, in characters: a longer one is cut. */
 export const MAX_OUTPUT = 10_000;
 /** Default size past which the oldest entries are dropped. */
@@ -35,6 +41,13 @@ const MAX_SESSION = 1_000_000_000;
  * loses at most that much; a shutdown writes them first.
  */
 const WRITE_DELAY_MS = 1000;
+/** Longest {@link HistoryOptions.writeDelayMs}. */
+const MAX_WRITE_DELAY_MS = 60_000;
+/**
+ * Most characters of cells waiting to be written: past it they are written at once (cells of up
+ * to {@link MAX_INPUT} characters sent quickly would otherwise pile up for the whole delay).
+ */
+const MAX_UNWRITTEN_CHARS = 1 << 20;
 /** Longest wait for another kernel's lock. */
 const LOCK_WAIT_MS = 5000;
 
@@ -44,6 +57,12 @@ export interface HistoryOptions {
   maxBytes?: number;
   /** Where problems go (the kernel's log): the history never fails a cell. */
   log?: (line: string) => void;
+  /**
+   * How long a recorded cell waits to be written, in milliseconds (default 1000, at most 60000):
+   * the cells of that time are written together. A query, {@link History.flushed} and more than
+   * a MiB of waiting cells write them at once.
+   */
+  writeDelayMs?: number;
 }
 
 /** One entry of `history_reply`: session, line, and the input, or `[input, output]` when asked. */
@@ -87,6 +106,7 @@ export class History {
   readonly #file: string;
   readonly #maxBytes: number;
   readonly #log: (line: string) => void;
+  readonly #writeDelayMs: number;
   /** Every change and query, in order: a query sees the cells recorded before it. */
   #queue: Promise<unknown> = Promise.resolve();
   #session = 0;
@@ -95,6 +115,7 @@ export class History {
     this.#file = file;
     this.#maxBytes = options.maxBytes ?? MAX_BYTES;
     this.#log = options.log ?? (() => {});
+    this.#writeDelayMs = options.writeDelayMs ?? WRITE_DELAY_MS;
   }
 
   /** Opens `file` (created when missing) and claims the next session number in it. */
@@ -103,6 +124,9 @@ export class History {
     const maxBytes = options.maxBytes ?? MAX_BYTES;
     if (!Number.isInteger(maxBytes) || maxBytes < 1024)
       throw new RangeError('maxBytes must be an integer ≥ 1024');
+    const delay = options.writeDelayMs ?? WRITE_DELAY_MS;
+    if (!Number.isInteger(delay) || delay < 0 || delay > MAX_WRITE_DELAY_MS)
+      throw new RangeError(`writeDelayMs must be an integer from 0 to ${MAX_WRITE_DELAY_MS}`);
     const history = new History(file, options);
     history.#enqueue(async () => {
       await mkdir(dirname(file), { recursive: true });
@@ -130,24 +154,28 @@ export class History {
 
   /**
    * Records cell `line`'s input and the plain text of its result. A cell that may hold a secret
-   * (a login, a password, a token) is not kept: passwords are never stored.
+   * (its input or its result names a login, a password, a token) is not kept: passwords are
+   * never stored.
    */
   record(line: number, input: string, output: string | null): void {
     if (input.length > MAX_INPUT) {
       this.#log(`history: cell ${line} is longer than ${MAX_INPUT} characters, not kept`);
       return;
     }
-    if (MAY_HOLD_SECRET.test(input)) {
+    const kept = output !== null && output.length > MAX_OUTPUT ? `${output.slice(0, MAX_OUTPUT)}…` : output;
+    if (MAY_HOLD_SECRET.test(input) || (kept !== null && MAY_HOLD_SECRET.test(kept))) {
       this.#log(`history: cell ${line} may hold a secret (a login, password or token), not kept`);
       return;
     }
-    const kept = output !== null && output.length > MAX_OUTPUT ? `${output.slice(0, MAX_OUTPUT)}…` : output;
     this.#unwritten.push({ l: line, i: input, o: kept });
-    this.#writeTimer ??= setTimeout(() => this.#write(), WRITE_DELAY_MS);
+    this.#unwrittenChars += input.length + (kept?.length ?? 0);
+    if (this.#unwrittenChars > MAX_UNWRITTEN_CHARS) this.#write();
+    else this.#writeTimer ??= setTimeout(() => this.#write(), this.#writeDelayMs);
   }
 
-  /** Cells recorded and not yet written (their session is set when they are). */
+  /** Cells recorded and not yet written (their session is set when they are), and their size. */
   #unwritten: Omit<Entry, 's'>[] = [];
+  #unwrittenChars = 0;
   #writeTimer: NodeJS.Timeout | null = null;
 
   /** Queues the write of the cells recorded so far, under one lock. */
@@ -157,6 +185,7 @@ export class History {
     const cells = this.#unwritten;
     if (cells.length === 0) return;
     this.#unwritten = [];
+    this.#unwrittenChars = 0;
     const lines = cells.length === 1 ? `${cells[0]!.l}` : `${cells[0]!.l}-${cells.at(-1)!.l}`;
     this.#enqueue(async () => {
       if (this.#session === 0) return; // the file could not be opened (logged)

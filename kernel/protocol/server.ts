@@ -24,6 +24,10 @@
  *   target it does not have, so front ends and widget managers are not left waiting.
  */
 
+// Node's timers, not the globals: cells share this realm, and a cell that replaces
+// `globalThis.setTimeout` (fake timers) must not stop the kernel's own waits (a cell's `idle` never
+// came, and every request after it waited for good).
+import { clearTimeout, setImmediate, setTimeout } from 'node:timers';
 import type { MimeBundle } from '../tslab.js';
 import { converter, type JupyterHandler, jupyter, tslabTypeScript } from '../tslab.js';
 import { exitCommand } from './exit-cell.js';
@@ -126,6 +130,13 @@ const DRAIN_MS = 1000;
  */
 const CHECK_AFTER_REPLY_MS = 3;
 
+/**
+ * The clock of the requests' arrival and failures, taken before any cell runs: fake timers replace
+ * `performance.now` too, and a stopped clock made every request after a failure `aborted`, the one
+ * that would restore the clock included.
+ */
+const now = performance.now.bind(performance);
+
 /** Largest stream text sent in one message; more is split (and a flood cannot grow a buffer). */
 const STREAM_CHUNK = 64 * 1024;
 
@@ -215,7 +226,7 @@ export class KernelServer extends TslabServerClass {
 
   override handleShellMessage(socket: unknown, ...frames: unknown[]): Promise<void> {
     if (socket !== this.shell) return super.handleShellMessage(socket, ...frames);
-    const receivedAt = performance.now();
+    const receivedAt = now();
     const run = this.#shellQueue.then(async () => {
       this.#receivedAt = receivedAt;
       await super.handleShellMessage(socket, ...frames);
@@ -432,7 +443,7 @@ export class KernelServer extends TslabServerClass {
       this.#publish(message, 'error', { ename, evalue, traceback });
       reply.content = { status: 'error', execution_count: count, ename, evalue, traceback };
       // As ipykernel: the requests queued behind this one were meant to follow it.
-      if (stop_on_error !== false) this.#abortUntil = performance.now() + ABORT_WINDOW_MS;
+      if (stop_on_error !== false) this.#abortUntil = now() + ABORT_WINDOW_MS;
     }
     // The reply goes out as soon as the cell has run; its type check, in a worker, follows it. Its
     // warnings are still the cell's output: they come before the cell's `idle` (front ends keep a

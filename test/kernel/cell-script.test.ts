@@ -7,6 +7,7 @@ import {
   cellScript,
   MAX_CELL_CHARS,
   plainJavaScript,
+  scriptOf,
   strippedTypeScript,
 } from '../../kernel/execution/cell-script.js';
 import { testRunner } from './runner.js';
@@ -200,5 +201,20 @@ describe('TypeScript cells are stripped in this thread by oxc, or by esbuild', (
   it('refuses a cell past its size limit', async () => {
     await expect(cellScript('x'.repeat(MAX_CELL_CHARS + 1))).rejects.toThrow(RangeError);
     await expect(cellScript('const = ;')).rejects.toThrow(CellScriptError);
+  });
+});
+
+describe('the tree a cell is parsed to once', () => {
+  it('serves only the text it was parsed from, in any order of calls, and a syntax error keeps its place', () => {
+    const fresh = scriptOf('const a = 1; a + 1'); // nothing parsed before it for this text
+    expect(plainJavaScript('const b = 2; b * 3')).toBe('const b = 2; b * 3');
+    expect(scriptOf('const a = 1; a + 1')).toEqual(fresh); // not the tree of the text parsed last
+    expect(scriptOf('const b = 2; b * 3')).toMatchObject({ declared: ['b'] });
+    // Handed over once, then parsed again: the same script, the tree unchanged by the first use.
+    expect(plainJavaScript('const a = 1; a + 1')).not.toBeNull();
+    expect(scriptOf('const a = 1; a + 1')).toEqual(fresh);
+    expect(scriptOf('const a = 1; a + 1')).toEqual(fresh);
+    expect(plainJavaScript('const = ;')).toBeNull();
+    expect(() => scriptOf('const = ;')).toThrow(expect.objectContaining({ line: 1, column: 7 }));
   });
 });

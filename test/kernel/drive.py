@@ -10,7 +10,9 @@ killed, a new kernel on the same ports; answers {"reply": null, "iopub": [], "ex
 "exit_code": N} about the old process, and the next requests go to the new kernel), {"comm": "comm_open" | "comm_msg" | "comm_close", "content": {...}}
 (no shell reply: only its iopub messages), {"interrupt_after_reply": CODE} (executed, then
 interrupted as Jupyter does once its reply is in, its messages collected up to idle), {"batch": [CODE, ...], "stop_on_error": BOOL} (sent all
-at once, then answered one by one), or {"shutdown": true} (last: the shutdown request on the
+at once, then answered one by one), {"shutdown_after_reply": CODE} (last: executed, and the
+shutdown request sent as soon as its reply is in, while its type check may still run; answers as
+"shutdown" does, with the execute reply as "execute_reply"), or {"shutdown": true} (last: the shutdown request on the
 control channel, then every iopub message of any parent until the kernel process exits, and
 whether it exited by itself within the 5 s Jupyter gives it before killing it: {"reply": ..., "iopub": [...], "exited": BOOL, "exit_code": N}),
 or {"shutdown_during": CODE} (last: CODE is executed, and once it has written to stdout or
@@ -142,6 +144,15 @@ def main():
                 break
             if "shutdown_during" in request:
                 results.append(shutdown_during(manager, client, request, timeout))
+                break
+            if "shutdown_after_reply" in request:
+                msg_id = client.execute(request["shutdown_after_reply"])
+                reply = client.get_shell_msg(timeout=timeout)
+                while reply["parent_header"].get("msg_id") != msg_id:
+                    reply = client.get_shell_msg(timeout=timeout)
+                result = shutdown(manager, client)
+                result["execute_reply"] = reply["content"]
+                results.append(result)
                 break
             if "comm" in request:
                 # Comm messages have no reply: only the iopub messages they cause.

@@ -5,7 +5,7 @@ import { execFile } from 'node:child_process';
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { globMatcher, History } from '../../kernel/protocol/history.js';
 import { drive, hasJupyter, installKernels, type JupyterHome, jupyterHome, ROOT } from './jupyter.js';
 
@@ -154,6 +154,56 @@ describe.skipIf(!hasJupyter)('history in the kernel', () => {
     const file = join(home.env.JUPYTER_DATA_DIR, 'scratchlab', 'history.jsonl');
     expect(readFileSync(file, 'utf8')).toContain('const yesterday = 6 * 7');
   });
+
+  it('keeps the cells of two kernels writing the same file at once, each under its own session', {
+    timeout: 180_000,
+  }, async () => {
+    const cells = (name: string) => [1, 2, 3].map((n) => ({ execute: `'${name} ${n}'` }));
+    const range = { history: { hist_access_type: 'range', session: 0, start: 1, output: false, raw: true } };
+    const [a, b] = await Promise.all(
+      ['kernel A', 'kernel B'].map((name) =>
+        drive(home, 'scratchlab', join(home.dir, name.replace(' ', '-')), [...cells(name), range]),
+      ),
+    );
+    const sessions: number[] = [];
+    for (const [name, results] of [
+      ['kernel A', a!],
+      ['kernel B', b!],
+    ] as const) {
+      for (const result of results) expect(result.error).toBeUndefined();
+      const history = results[3]!.reply!.history as [number, number, string][];
+      expect(history.map(([, line, input]) => [line, input])).toEqual([
+        [1, `'${name} 1'`],
+        [2, `'${name} 2'`],
+        [3, `'${name} 3'`],
+      ]);
+      sessions.push(history[0]![0]);
+    }
+    expect(new Set(sessions).size).toBe(2);
+    const file = join(home.env.JUPYTER_DATA_DIR, 'scratchlab', 'history.jsonl');
+    const lines = readFileSync(file, 'utf8')
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    for (const session of sessions)
+      expect(lines.filter((e) => e.s === session && 'i' in e).map((e) => e.l)).toEqual([1, 2, 3]);
+  });
+
+  it("writes a cell run under a second before a restart, and the new kernel's query sees it", {
+    timeout: 180_000,
+  }, async () => {
+    const results = await drive(home, 'scratchlab', join(home.dir, 'restart'), [
+      { execute: "'before the restart'" },
+      { restart: true },
+      { history: { hist_access_type: 'search', pattern: '*before the restart*', output: true, raw: true } },
+    ]);
+    expect(results[0]!.error).toBeUndefined();
+    expect(results[1]).toMatchObject({ exited: true, exit_code: 0 });
+    expect(results[2]!.reply).toEqual({
+      status: 'ok',
+      history: [[expect.any(Number), 1, ["'before the restart'", "'before the restart'"]]],
+    });
+  });
 });
 
 describe('secrets in cells', () => {
@@ -164,10 +214,67 @@ describe('secrets in cells', () => {
     history.record(1, "const me = await Session.login('me', 'hunter2-pw')", null);
     history.record(2, "const password = 'hunter3-pw'", null);
     history.record(3, 'const xs = [1, 2, 3]', null);
+    // Inside a name, and in a result only.
+    history.record(4, 'process.env.SCRATCH_PASSWORD', "'hunter4-pw'");
+    history.record(5, "const apiToken = 'hunter5-pw'", null);
+    history.record(6, 'sandbox.accounts[0]', "{ username: 'me', password: 'hunter6-pw' }");
     await history.flushed();
     const text = readFileSync(file, 'utf8');
-    expect(text).not.toContain('hunter2-pw');
-    expect(text).not.toContain('hunter3-pw');
+    for (const secret of ['hunter2-pw', 'hunter3-pw', 'hunter4-pw', 'hunter5-pw', 'hunter6-pw'])
+      expect(text).not.toContain(secret);
     expect(text).toContain('const xs = [1, 2, 3]');
+  });
+});
+
+describe('cells waiting to be written', () => {
+  it('are written by a query and by flushed() before their delay, and at once past a MiB', async () => {
+    const home = jupyterHome('history-delay');
+    const file = join(home.dir, 'history.jsonl');
+    const log: string[] = [];
+    // A delay the test never reaches: whatever is written was written for another reason.
+    const history = History.open(file, { writeDelayMs: 60_000, log: (line) => log.push(line) });
+    history.record(1, 'const a = 1', null);
+    expect(await history.query({ hist_access_type: 'tail', n: 5 })).toEqual([
+      [history.session, 1, 'const a = 1'],
+    ]);
+    history.record(2, 'a + 1', '2');
+    await history.flushed();
+    expect(readFileSync(file, 'utf8')).toContain('"i":"a + 1","o":"2"');
+
+    // Eleven cells of 99,000 characters pass the MiB: written without waiting; the twelfth waits.
+    const cell = (line: number) => `// cell ${line}\n${'x'.repeat(99_000)}`;
+    for (let line = 3; line <= 14; line++) history.record(line, cell(line), null);
+    await vi.waitFor(() => expect(readFileSync(file, 'utf8')).toContain('// cell 13'), { timeout: 30_000 });
+    expect(readFileSync(file, 'utf8')).not.toContain('// cell 14');
+    await history.flushed();
+    expect(readFileSync(file, 'utf8')).toContain('// cell 14');
+    expect(log).toEqual([]);
+    expect(() => History.open(file, { writeDelayMs: -1 })).toThrow(RangeError);
+    expect(() => History.open(file, { writeDelayMs: 60_001 })).toThrow(RangeError);
+  });
+
+  it('are written before a process that never asks ends by itself', { timeout: 60_000 }, async () => {
+    const home = jupyterHome('history-exit');
+    const file = join(home.dir, 'history.jsonl');
+    const script = `
+const { History } = await import(${JSON.stringify(join(ROOT, 'dist/kernel/protocol/history.js'))});
+History.open(process.argv[1]).record(1, 'left to the timer', null);
+`;
+    // Bounded: a timer that kept the process alive for good would fail here.
+    await run(process.execPath, ['--input-type=module', '-e', script, file], { timeout: 30_000 });
+    expect(readFileSync(file, 'utf8')).toContain('left to the timer');
+  });
+
+  it('are dropped, with a line in the log, when the file cannot be written; no cell fails', async () => {
+    const home = jupyterHome('history-unwritable');
+    const notFolder = join(home.dir, 'a-file');
+    writeFileSync(notFolder, 'not a folder');
+    const log: string[] = [];
+    const history = History.open(join(notFolder, 'history.jsonl'), { log: (line) => log.push(line) });
+    history.record(1, 'const lost = 1', null);
+    await history.flushed();
+    expect(history.session).toBe(0);
+    expect(log).toEqual([expect.stringMatching(/^history: opening failed: /)]);
+    await expect(history.query({ hist_access_type: 'tail', n: 1 })).rejects.toThrow();
   });
 });

@@ -211,6 +211,7 @@ export type DriveRequest =
   | { comm: 'comm_open' | 'comm_msg' | 'comm_close'; content: Record<string, unknown> }
   | { batch: string[]; stop_on_error?: boolean }
   | { restart: true }
+  | { shutdown_after_reply: string }
   | { shutdown: true }
   | { shutdown_during: string };
 
@@ -233,6 +234,8 @@ export interface DriveResult {
    */
   exited?: boolean;
   exit_code?: number | null;
+  /** After `{ shutdown_after_reply }`: the reply of the cell executed before the shutdown. */
+  execute_reply?: Record<string, unknown>;
 }
 
 /**
