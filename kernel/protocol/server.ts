@@ -125,10 +125,11 @@ const SHUTDOWN_MS = 3000;
 const DRAIN_MS = 1000;
 
 /**
- * How long after its reply has been sent a cell's type check starts (the client reads the reply
- * meanwhile): its `idle` comes that much later, its reply 1-2 ms sooner on a 2-core machine.
+ * How long after its reply has been sent a cell's type check starts: the client reads the reply
+ * meanwhile, rather than wait for a core the check took. Its `idle` comes that much later; 3 ms
+ * made a trivial cell's `idle` 2-4 ms later, for replies no sooner than with 1 ms.
  */
-const CHECK_AFTER_REPLY_MS = 3;
+const CHECK_AFTER_REPLY_MS = 1;
 
 /**
  * The clock of the requests' arrival and failures, taken before any cell runs: fake timers replace

@@ -1,6 +1,6 @@
 // A cell's type check and the interrupts around it (kernel/execution/cell-runner.ts): the check
 // starts after the cell's reply, and an interrupt that comes after the cell ran, before its check
-// starts (between the reply and the check: the kernel waits 3 ms there), ends the wait for it as
+// starts (between the reply and the check: the kernel waits 1 ms there), ends the wait for it as
 // one during the check does: no warning, its problems to the log. An interrupt before the cell
 // ran changes nothing for it. Tslab's real executor and the built check worker (dist/).
 import { mkdirSync } from 'node:fs';
