@@ -19,16 +19,11 @@ import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { clearTimeout, setTimeout } from 'node:timers'; // not a cell's replaced globals (./server.ts)
 import lockfile from 'proper-lockfile';
+import { mayHoldSecret } from './may-hold-secret.js';
 
 /** Longest input kept, in characters: a longer cell is left out of the history. */
 export const MAX_INPUT = 100_000;
 
-/**
- * Words of a cell, or of its result, that may carry a secret; such a cell stays out of the history
- * file. Inside names too: `process.env.SCRATCH_PASSWORD` (the README's way to log in) and `apiToken`
- * hold no word boundary, and a cell kept out needlessly costs only its history line.
- */
-const MAY_HOLD_SECRET = /login|password|passwd|secret|token|session_?id|csrf/i;
 /** Longest output kept, in characters: a longer one is cut. */
 export const MAX_OUTPUT = 10_000;
 /** Default size past which the oldest entries are dropped. */
@@ -163,7 +158,7 @@ export class History {
       return;
     }
     const kept = output !== null && output.length > MAX_OUTPUT ? `${output.slice(0, MAX_OUTPUT)}…` : output;
-    if (MAY_HOLD_SECRET.test(input) || (kept !== null && MAY_HOLD_SECRET.test(kept))) {
+    if (mayHoldSecret(input) || (kept !== null && mayHoldSecret(kept))) {
       this.#log(`history: cell ${line} may hold a secret (a login, password or token), not kept`);
       return;
     }

@@ -3,6 +3,8 @@
  * nothing after the shutdown's `idle`): the message's type, its request's type and its text, bounded.
  */
 
+import { mayHoldSecret } from './may-hold-secret.js';
+
 /** Longest text of a late message in the log. */
 const LATE_TEXT = 2000;
 
@@ -15,7 +17,12 @@ export function lateMessage(parentType: string, type: string, content: Record<st
       : type === 'error'
         ? `${String(content.ename)}: ${String(content.evalue)}`
         : (content.text ?? data?.['text/plain']);
+  // The log is the kernel's, not the user's: text that may hold a secret is left out of it.
   const shown =
-    typeof text === 'string' ? text.slice(0, LATE_TEXT) + (text.length > LATE_TEXT ? '…' : '') : '';
+    typeof text !== 'string'
+      ? ''
+      : mayHoldSecret(text)
+        ? `(${text.length} characters that may hold a secret, not shown)`
+        : text.slice(0, LATE_TEXT) + (text.length > LATE_TEXT ? '…' : '');
   return `${type} of ${parentType}${shown ? `: ${shown.trimEnd()}` : ''}`;
 }
