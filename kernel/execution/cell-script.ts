@@ -533,6 +533,7 @@ export async function cellScript(source: string): Promise<CellScript> {
     throw new RangeError(`a cell holds at most ${MAX_CELL_CHARS} characters, this one ${source.length}`);
   const plain = plainJavaScript(source) ?? strippedTypeScript(source);
   if (plain !== null) return scriptOf(plain);
+  lastParse = null; // esbuild's output is another text: the tree would only be held
   const kept = keepLastExpression(source);
   const result = await stripTypes(kept.text);
   refuseConstantAssignment(result, kept.at);
