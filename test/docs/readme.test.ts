@@ -22,7 +22,7 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { transform } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { globalsDeclarations } from '../../kernel/execution/preload.js';
+import { globalExports, globalsDeclarations, PRELOAD_NAMES } from '../../kernel/execution/preload.js';
 import { startSandbox } from '../../src/sandbox/index.js';
 import {
   executeNotebook,
@@ -43,7 +43,13 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 /** How a block is checked. */
 type How =
   /** A program of its own: run by ./run-blocks.mjs. */
-  | { kind: 'script'; swap?: Record<string, string>; check?: (out: string) => void }
+  | {
+      kind: 'script';
+      swap?: Record<string, string>;
+      /** Code the test appends to print values the block's comments show but it does not print. */
+      observe?: string;
+      check?: (out: string) => void;
+    }
   /** Typed at the REPL's prompt and run as a notebook cell, after the blocks before it. */
   | {
       kind: 'prompt';
@@ -73,7 +79,8 @@ const BLOCKS: Record<string, How> = {
   'Comments, loves, follows and studio curation #1': {
     kind: 'script',
     check: (out) => {
-      const [loved, note, rejected, role] = lines(out);
+      const [love, loved, note, rejected, role] = lines(out);
+      expect(love).toMatch(/^\{ projectId: '\d+', userLove: true, statusChanged: true \}$/);
       expect(loved).toBe('true');
       expect(note).toMatch(/^\d+ Hi & welcome Hi & welcome$/);
       expect(rejected).toBe('hasChatSite false');
@@ -83,8 +90,10 @@ const BLOCKS: Record<string, How> = {
   'Forums #1': { kind: 'script' },
   'Classrooms, the backpack, new projects and profile edits #1': {
     kind: 'script',
+    observe: 'console.log(grade6.closed, students.length, Object.keys(studios[0]!).sort().join());',
     check: (out) => {
-      const [closed, label, counts] = lines(out);
+      const [closed, label, counts, observed] = lines(out);
+      expect(observed).toBe('false 45 id,title');
       expect(closed).toBe('true');
       expect(label).toBe('Work In Progress');
       expect(counts).toMatch(/^\{ shared: \d+, unshared: \d+, studios: \d+ \}$/);
@@ -189,18 +198,37 @@ it('type-checks every block against the packed package, in one strict program', 
   const dir = join(work, 'types');
   mkdirSync(dir);
   const sdk = await import(pathToFileURL(join(work, 'node_modules/scratchlab/dist/index.js')).href);
+  // What the kernel declares for its cells, as a module the prompt blocks import from (as globals
+  // they would be seen by the script blocks too, and hide a missing import there).
+  const helpers = [...globalsDeclarations(Object.keys(sdk)).matchAll(/^ {2}const (.*)$/gm)].map((m) => m[1]!);
   writeFileSync(
-    join(dir, 'globals.ts'),
-    `${globalsDeclarations(Object.keys(sdk))}declare global {\n  const session: import('scratchlab').Session;\n  const sandbox: import('scratchlab/sandbox').Sandbox;\n}\n`,
+    join(dir, 'cells.ts'),
+    [
+      "export * from 'scratchlab';",
+      ...helpers.map((line) => `export declare const ${line}`),
+      "export declare const session: import('scratchlab').Session;",
+      "export declare const sandbox: import('scratchlab/sandbox').Sandbox;",
+      '',
+    ].join('\n'),
   );
+  const cellNames = [
+    ...globalExports(Object.keys(sdk)),
+    ...PRELOAD_NAMES.filter((name) => name !== 'scratchlab'),
+  ];
+  /** Whether a block declares or imports `name` itself (then it does not come from the cells). */
+  const ownName = (code: string, name: string) =>
+    new RegExp(`(?:const|let|var|class|function)\\s+${name}\\b|import\\s*\\{[^}]*\\b${name}\\b`).test(code);
   const preludes = new Map<string, number>();
   for (const block of blocks) {
     const h = how(block);
-    const given = h.kind === 'prompt' && h.given ? `${h.given}\n` : '';
-    preludes.set(fileOf(block), given.split('\n').length - 1);
-    // A prompt block is a module of its own (its names are its own), seeing the cells' globals.
-    const tail = h.kind === 'prompt' ? '\nexport {};\n' : '\n';
-    writeFileSync(join(dir, `${fileOf(block)}.ts`), `${given}${block.code}${tail}`);
+    let prelude = '';
+    if (h.kind === 'prompt') {
+      const names = cellNames.filter((name) => !ownName(block.code, name));
+      prelude = `import { ${names.join(', ')} } from './cells.js';\nimport * as scratchlab from 'scratchlab';\n`;
+      if (h.given) prelude += `${h.given}\n`;
+    }
+    preludes.set(fileOf(block), prelude.split('\n').length - 1);
+    writeFileSync(join(dir, `${fileOf(block)}.ts`), `${prelude}${block.code}\n`);
   }
   const root = JSON.parse(
     execFileSync(process.execPath, ['-p', 'JSON.stringify(require("./tsconfig.json"))'], {
@@ -234,14 +262,14 @@ it('type-checks every block against the packed package, in one strict program', 
   }
   // Each error named by its block and the line in the README.
   const named = output.replace(
-    /^(b\d\d)\.ts\((\d+),(\d+)\)/gm,
+    /^(?:types\/)?(b\d\d)\.ts\((\d+),(\d+)\)/gm,
     (_, file: string, line: string, column: string) => {
       const block = blocks.find((b) => fileOf(b) === file)!;
       const at = Number(block.where.split(':')[1]) + Number(line) - (preludes.get(file) ?? 0);
       return `${block.where.split(':')[0]}:${at}:${column} (${block.name})`;
     },
   );
-  expect(named.replace(/^types\//gm, '')).toBe('');
+  expect(named).toBe('');
 });
 
 /** A block's output in the runner's stdout, and how it ended. */
@@ -278,7 +306,7 @@ it('runs every script block against the sandbox in one process that then ends by
   };
   for (const block of ofKind('script')) {
     const h = how(block) as Extract<How, { kind: 'script' }>;
-    const { code } = await transform(block.code, {
+    const { code } = await transform(h.observe ? `${block.code}\n${h.observe}` : block.code, {
       loader: 'ts',
       format: 'esm',
       target: 'node20',
