@@ -364,6 +364,35 @@ it('runs every script block against the sandbox in one process that then ends by
   expect(ended, runner.stderr()).toEqual({ code: 0, signal: null });
 });
 
+it('the runner reports a block that never finishes and one that leaves a handle behind', {
+  timeout: 60_000,
+}, async () => {
+  const dir = join(work, 'runner-check');
+  mkdirSync(dir);
+  const block = (name: string, code: string) => {
+    writeFileSync(join(dir, `${name}.mjs`), code);
+    return { name, file: join(dir, `${name}.mjs`) };
+  };
+  const plan = {
+    blocks: [
+      block('waits forever', 'await new Promise(() => {});'),
+      block('leaves a timer', "setInterval(() => {}, 1000); console.log('printed');"),
+      block('fine', "await new Promise((resolve) => setTimeout(resolve, 10)); console.log('done');"),
+    ],
+    hooks: join(work, 'swap-hooks.mjs'),
+    shim: join(work, 'swap-scratchlab.mjs'),
+    timeoutMs: 1_000,
+    settleMs: 1_000,
+  };
+  writeFileSync(join(dir, 'plan.json'), JSON.stringify(plan));
+  const runner = startChild([join(work, 'run-blocks.mjs'), join(dir, 'plan.json')], process.env, dir);
+  expect(await runner.exited).toEqual({ code: 1, signal: null });
+  const ran = byBlock(runner.lines.join('\n'));
+  expect(ran.get('waits forever')).toEqual({ out: '', outcome: 'hang (not done within 1000 ms)' });
+  expect(ran.get('leaves a timer')).toEqual({ out: 'printed', outcome: 'leaks Timeout ×1' });
+  expect(ran.get('fine')).toEqual({ out: 'done', outcome: 'ok' });
+});
+
 /** The store file the prompt blocks' `store` and `sql` open: the one the recorder example wrote. */
 const promptStore = () => join(work, 'scripts', 'history.duckdb');
 
