@@ -111,6 +111,7 @@ const BLOCKS: Record<string, How> = {
   'Cloud variables #1': {
     kind: 'prompt',
     repl: (out) => expect(out).toMatch(/\{ 'high score': '\d+'.*\}/),
+    kernel: (out) => expect(out).toMatch(/^\{\n(?: {2}'.+': '\d+',?\n)*? {2}'high score': '\d+',/m),
   },
   'Cloud variables #2': { kind: 'script', swap: {} },
   'Cloud variables #3': { kind: 'prompt', given: "declare const cloud: import('scratchlab').Cloud;" },
@@ -393,8 +394,18 @@ it('the runner reports a block that never finishes and one that leaves a handle 
   expect(ran.get('fine')).toEqual({ out: 'done', outcome: 'ok' });
 });
 
-/** The store file the prompt blocks' `store` and `sql` open: the one the recorder example wrote. */
-const promptStore = () => join(work, 'scripts', 'history.duckdb');
+/**
+ * What the prompt blocks find in the preloaded store, which the README has `scratchlab record`
+ * write: the sandbox game's history, recorded here by the test first (a line or a cell of its own).
+ */
+const RECORD_FIRST = 'await (await store.recordCloud(session.cloud(sandbox.cloudProjectId))).stop()';
+
+/** A fresh folder for a front end's prompt blocks (their files, their store). */
+function promptDir(name: string): string {
+  const dir = join(work, name);
+  mkdirSync(dir, { recursive: true });
+  return dir;
+}
 
 /** Types `code` into the REPL line by line, as a person would; answers what the terminal showed. */
 async function typeLines(repl: ReplProcess, code: string): Promise<string> {
@@ -414,13 +425,15 @@ async function typeLines(repl: ReplProcess, code: string): Promise<string> {
 
 describe('prompt blocks', () => {
   it('run typed line by line into `scratchlab repl --sandbox`', { timeout: 300_000 }, async () => {
+    const dir = promptDir('repl');
     const repl = await ReplProcess.start({
       sandbox: true,
-      cwd: join(work, 'scripts'),
-      env: { SCRATCHLAB_DB: promptStore() },
+      cwd: dir,
+      env: { SCRATCHLAB_DB: join(dir, 'scratchlab.duckdb') },
       startTimeout: 60_000,
     });
     try {
+      expect(await typeLines(repl, RECORD_FIRST)).not.toMatch(/Uncaught|SyntaxError/);
       for (const block of ofKind('prompt')) {
         const h = how(block) as Extract<How, { kind: 'prompt' }>;
         if (h.kernelOnly) continue;
@@ -439,13 +452,14 @@ describe('prompt blocks', () => {
     async () => {
       const home = jupyterHome('docs');
       await installKernels(home);
-      home.env.SCRATCHLAB_DB = promptStore();
+      const dir = promptDir('kernel');
+      home.env.SCRATCHLAB_DB = join(dir, 'scratchlab.duckdb');
       const prompts = ofKind('prompt');
-      const path = join(work, 'scripts', 'prompt-blocks.ipynb');
-      writeNotebook(path, makeNotebook(prompts.map((b) => b.code)));
+      const path = join(dir, 'prompt-blocks.ipynb');
+      writeNotebook(path, makeNotebook([RECORD_FIRST, ...prompts.map((b) => b.code)]));
       const { notebook } = await executeNotebook(home, path, { timeout: 60 });
       prompts.forEach((block, i) => {
-        const outputs = notebook.cells[i]!.outputs ?? [];
+        const outputs = notebook.cells[i + 1]!.outputs ?? [];
         const shown = outputs
           .map((o) => `${text(o.text)}${text(o.data?.['text/plain'] as string | string[] | undefined)}`)
           .join('\n');
