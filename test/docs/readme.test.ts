@@ -62,7 +62,7 @@ type How =
   /** Type-checked only, with the reason it is not run. */
   | { kind: 'types'; why: string };
 
-/** Real-site names in blocks (string literals) and their twins in the runner's sandbox. */
+/** Real-site names in blocks (string literals) and their twins in the test's sandbox (`site`). */
 const GRIFFPATCH = { griffpatch: 'popularUser' };
 
 /** The block's output lines. */
