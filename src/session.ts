@@ -382,6 +382,10 @@ export class Session implements ClientCore {
    * A connection to a project's cloud variables. On the session's own cloud host
    * (`hosts.cloudWs`: the platform's, or the sandbox's) it needs a login and sends the session
    * cookie and `Origin`; with a custom `host` it is unauthenticated and sends no cookie.
+   *
+   * Each call makes a new connection (a `Cloud` of its own, with its own options and listeners):
+   * `disconnect()` it when done, or its reconnects keep the process alive. A recorder that got it
+   * unconnected (`store.recordCloud(session.cloud(id))`) disconnects it when it stops.
    * @throws LoginRequiredError on the session's cloud host without a login
    */
   cloud(projectId: number | string, options: CloudOptions = {}): Cloud {

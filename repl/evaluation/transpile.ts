@@ -108,21 +108,24 @@ function looksLikeObjectLiteral(code: string): boolean {
   return /^\s*\{/.test(code) && /\}\s*$/.test(code);
 }
 
+/** esbuild's words for input that stops early: an open bracket or block, an open comment. */
+function stopsEarly(failure: EsbuildFailure): boolean {
+  const first = failure.errors[0];
+  return first !== undefined && /end of file|to terminate multi-line comment/.test(first.text);
+}
+
 /** Whether esbuild failed only because the input stops early: an open bracket, comment or template. */
 async function isIncomplete(transform: Transform, code: string, failure: EsbuildFailure): Promise<boolean> {
-  const first = failure.errors[0];
-  if (!first) return false;
-  if (/end of file|to terminate multi-line comment/.test(first.text)) return true;
-  if (first.text === 'Unterminated string literal') {
-    // Quotes cannot span lines, template literals can: closing a template makes it parse.
-    try {
-      await transform(`${code}\``, TS_OPTIONS);
-      return true;
-    } catch {
-      return false;
-    }
+  if (stopsEarly(failure)) return true;
+  if (failure.errors[0]?.text !== 'Unterminated string literal') return false;
+  // Quotes cannot span lines, template literals can: closing the template makes the input parse,
+  // or stop early at a bracket still open around it (`String(\`a` + `\``: `)` expected).
+  try {
+    await transform(`${code}\``, TS_OPTIONS);
+    return true;
+  } catch (error) {
+    return isFailure(error) && stopsEarly(error);
   }
-  return false;
 }
 
 /** `error` with a stack that points at the place in the input instead of a stack trace. */

@@ -128,6 +128,8 @@ export class CloudRecorder extends TypedEmitter<CloudRecorderEvents> {
   #running = false;
   #stopping: Promise<void> | null = null;
   #starting: Promise<void> | null = null;
+  /** Whether this recorder's start connected the cloud: its stop then disconnects it. */
+  #connectedIt = false;
   /** Consecutive failed writes: the retry waits longer after each. */
   #failedFlushes = 0;
 
@@ -245,12 +247,16 @@ export class CloudRecorder extends TypedEmitter<CloudRecorderEvents> {
     this.#running = true;
     this.#cloud.on('set', this.#onSet);
     this.#cloud.on('connect', this.#onConnect);
+    // A cloud that holds no socket yet is the recorder's own to close; one already connected is the caller's.
+    this.#connectedIt = this.#cloud.state === 'idle' || this.#cloud.state === 'failed';
     try {
       await this.#cloud.connect();
     } catch (error) {
       this.#running = false;
       this.#cloud.off('set', this.#onSet);
       this.#cloud.off('connect', this.#onConnect);
+      if (this.#connectedIt) await this.#cloud.disconnect().catch(() => undefined); // no retries left behind
+      this.#connectedIt = false;
       throw error;
     }
     await this.#flush();
@@ -270,7 +276,10 @@ export class CloudRecorder extends TypedEmitter<CloudRecorderEvents> {
 
   /**
    * Stops recording and settles once everything received is stored, or once a last write failed
-   * ({@link CloudRecorder.pending} says how many sets are not stored). The connection stays as it is.
+   * ({@link CloudRecorder.pending} says how many sets are not stored). The cloud connection is
+   * closed if the recorder's start opened it (a cloud that was not connected when `recordCloud`
+   * got it, as `store.recordCloud(session.cloud(id))`), so nothing keeps the process alive; a
+   * cloud that was already connected stays connected (it is the caller's to `disconnect()`).
    */
   stop(): Promise<void> {
     // A stop while a start runs (a store closed meanwhile) stops the recorder once it has started.
@@ -284,12 +293,15 @@ export class CloudRecorder extends TypedEmitter<CloudRecorderEvents> {
       this.#pollTimer = null;
       if (this.#flushTimer !== null) clearTimeout(this.#flushTimer);
       this.#flushTimer = null;
+      const closing = this.#connectedIt ? this.#cloud.disconnect().catch(() => undefined) : undefined;
+      this.#connectedIt = false;
       await this.#polling?.catch(() => undefined);
       // A last write that fails is tried twice more before the recorder reports what it could not store.
       for (let attempt = 0; attempt < 3 && this.#queue.length > 0; attempt++) {
         if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, FLUSH_MS));
         await this.#flush();
       }
+      await closing;
       this.emit('stopped', undefined);
     })();
     return this.#stopping;

@@ -211,6 +211,10 @@ export class Store {
    * Records a project's cloud activity into `table` (default `cloud_activity`): live `set`
    * events and, where the host has a log, its entries, merged without duplicates. A restart goes
    * on from the last stored log entry. Answers the running recorder (`stop()`, live counts).
+   *
+   * A cloud that is not connected yet (`store.recordCloud(session.cloud(id))`) is the recorder's:
+   * it connects it and its `stop()` (or this store's `close()`) disconnects it. A cloud already
+   * connected stays connected after `stop()`; its owner disconnects it.
    */
   async recordCloud(cloud: Cloud, options: RecordCloudOptions = {}): Promise<CloudRecorder> {
     const recorder = new CloudRecorder(await this.#context(), cloud, options);

@@ -10,6 +10,8 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { Cloud } from '../../src/cloud/index.js';
 import { openStore, type Store } from '../../src/data/index.js';
 import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
+import { bundleChild, projectTempDir } from '../support/bundle-child.js';
+import { startChild } from '../support/child-lines.js';
 import { useSandbox } from '../support/sandbox.js';
 
 const ctx = useSandbox();
@@ -147,13 +149,19 @@ it('starts again after stop() without leaking listeners or timers, and stores wh
   await recorder.stop();
   expect(recorder.running).toBe(false);
   expect(cloud.listenerCount('set')).toBe(0);
-  await writer.setVar('again', 2); // while stopped: not recorded (a host without a log)
+  expect(cloud.state).toBe('idle'); // stop() closed the connection its start had opened
+  await writer.setVar('again', 2); // while stopped: no event reaches the recorder (a host without a log)
   await recorder.start();
   expect(recorder.running).toBe(true);
   expect(cloud.listenerCount('set')).toBe(1);
   await writer.setVar('again', 3);
-  await waitUntil(async () => (await rowsOf(store, 'again')).length === 2);
-  expect((await rowsOf(store, 'again')).map((r) => r.value)).toEqual(['1', '3']);
+  await waitUntil(async () => (await rowsOf(store, 'again')).length === 3);
+  // The handshake of the new connection shows 2, which changed while it was away: a resync row.
+  expect((await rowsOf(store, 'again')).map((r) => `${r.value} ${r.source}`)).toEqual([
+    '1 live',
+    '2 resync',
+    '3 live',
+  ]);
   // close() stops it; nothing is left to write.
   expect(await store.close()).toBe(0);
   expect(recorder.running).toBe(false);
@@ -198,6 +206,63 @@ it('a store closed while a recorder starts stops that recorder once it has start
   expect(recorder.running).toBe(false);
   expect(cloud.listenerCount('set')).toBe(0);
   await cloud.disconnect();
+});
+
+it('stop() disconnects a cloud the recorder connected, and leaves one its caller connected', async () => {
+  const session = await ctx.login(1);
+  const store = await openStore(join(dir, 'owned.duckdb'));
+  const own = session.cloud(ctx.sandbox.cloudProjectId);
+  const recorder = await store.recordCloud(own, { logs: false });
+  expect(own.state).toBe('open');
+  await recorder.stop();
+  expect(own.state).toBe('idle');
+  // Started again, it connects again, and its next stop closes it again.
+  await recorder.start();
+  expect(own.state).toBe('open');
+  expect(await store.close()).toBe(0);
+  expect(own.state).toBe('idle');
+
+  const again = await openStore(join(dir, 'owned.duckdb'));
+  const shared = session.cloud(ctx.sandbox.cloudProjectId);
+  await shared.connect();
+  const second = await again.recordCloud(shared, { logs: false });
+  await second.stop();
+  expect(shared.state).toBe('open');
+  await again.close();
+  expect(shared.state).toBe('open');
+  await shared.disconnect();
+});
+
+it("the README's recorder example ends by itself: stop() closed the recorder's connection", {
+  timeout: 90_000,
+}, async () => {
+  const temp = projectTempDir('recorder-exit-');
+  try {
+    const [account] = ctx.sandbox.accounts;
+    const child = startChild(
+      [
+        await bundleChild('recorder-exit-child', temp, ['@duckdb/node-api']),
+        join(temp, 'history.duckdb'),
+        String(ctx.sandbox.cloudProjectId),
+      ],
+      {
+        ...process.env,
+        SANDBOX_HOSTS: JSON.stringify(ctx.sandbox.hosts),
+        SANDBOX_USER: account!.username,
+        SANDBOX_PASSWORD: account!.password,
+      },
+    );
+    // A bound on the wait, not a timed assertion: before, the process never ended (two clouds reconnecting).
+    const ended = await Promise.race([
+      child.exited,
+      new Promise<'still running'>((resolve) => setTimeout(() => resolve('still running'), 60_000).unref()),
+    ]);
+    if (ended === 'still running') child.proc.kill('SIGKILL');
+    expect(ended, child.stderr()).toEqual({ code: 0, signal: null });
+    expect(child.lines).toEqual(['stopped idle']);
+  } finally {
+    rmSync(temp, { recursive: true, force: true });
+  }
 });
 
 /** Waits until an async check holds (a safety bound, not an assertion). */

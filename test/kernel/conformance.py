@@ -33,8 +33,9 @@ class ScratchlabKernelTests(jupyter_kernel_test.KernelTests):
         {"text": "JSON.str", "matches": {"stringify"}},
     ]
 
-    complete_code_samples = ["1 + 1", "const x = 1;", "function f() {\n  return 1;\n}", "md`# title`"]
-    incomplete_code_samples = ["function f() {", "const xs = [1,", "const t = `open", "1 +"]
+    complete_code_samples = ["1 + 1", "const x = 1;", "function f() {\n  return 1;\n}", "md`# title`", "String(`a\nb`)"]
+    # A template inside an open bracket too (the README's `live({ sql: `…` typed line by line).
+    incomplete_code_samples = ["function f() {", "const xs = [1,", "const t = `open", "1 +", "String(`a", "live({\n  sql: `select 1"]
     invalid_code_samples = ["const = ;", "}", "'no end\n"]
 
     code_execute_result = [

@@ -102,11 +102,19 @@ describe('transpile', () => {
     ['let s = `multi\nline'],
     ['/* a comment'],
     ['if (x) {\n  y()'],
+    // A template inside an open bracket: closing the template leaves the bracket open.
+    ['String(`a'],
+    ['live({\n  sql: `select count(*) as sets\n        from cloud_activity'],
+    ['f(`a ${g(`b'],
   ])('asks for more lines when the input stops early: %j', async (input) => {
     await expect(transpile(input)).rejects.toBeInstanceOf(Recoverable);
   });
 
-  it.each([["'unterminated"], ['foo(1 2)'], ['const = 5']])(
+  it('runs a template that spans lines inside an open bracket once it is closed', async () => {
+    expect(await run('String(`a\nb`)')).toBe('a\nb');
+  });
+
+  it.each([["'unterminated"], ["foo('unterminated"], ['foo(1 2)'], ['const = 5']])(
     'reports a syntax error at once: %j',
     async (input) => {
       const error = await transpile(input).catch((e: unknown) => e);

@@ -11,9 +11,9 @@ export interface LinesChild {
   stderr(): string;
 }
 
-/** Runs `node args…` with its output kept as lines. */
-export function startChild(args: string[], env: NodeJS.ProcessEnv = process.env): LinesChild {
-  const proc = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'], env });
+/** Runs `node args…` (in `cwd`, else this process's) with its output kept as lines. */
+export function startChild(args: string[], env: NodeJS.ProcessEnv = process.env, cwd?: string): LinesChild {
+  const proc = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'], env, cwd });
   const lines: string[] = [];
   let stderr = '';
   let rest = '';
