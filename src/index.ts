@@ -6,6 +6,14 @@
 
 export { AnalysisError, type AnalysisErrorCode } from './analysis/analysis-error.js';
 export { type AnalysisLimits, DEFAULT_ANALYSIS_LIMITS } from './analysis/analysis-limits.js';
+export {
+  type AnalysisRow,
+  type AnalysisTables,
+  analysisRows,
+  type OpcodeRow,
+  type ScriptRow,
+  type SmellRow,
+} from './analysis/analysis-rows.js';
 export { type AnalysisInput, analyzeProject, type ProjectAnalysis } from './analysis/analyze-project.js';
 export type { Block, BlockField, BlockInput, InputValue, Primitive } from './analysis/blocks.js';
 export { CT_DIMENSIONS, type MasteryScore } from './analysis/mastery.js';
@@ -128,6 +136,12 @@ export {
 } from './resources/message-events.js';
 export { type MessageListOptions, Messages } from './resources/messages.js';
 export { MyStuff, type MyStuffProjectOptions, type MyStuffStudioOptions } from './resources/my-stuff.js';
+export type {
+  AnalyzeAllOptions,
+  AnalyzedProject,
+  AnalyzeOptions,
+  AnalyzeProgress,
+} from './resources/project-analysis.js';
 export {
   type CommentListOptions,
   type ProjectMetadata,
