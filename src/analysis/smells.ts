@@ -57,34 +57,42 @@ export function findSmells(
   references: References,
 ): ProjectSmells {
   const deadCode: SmellSite[] = [];
-  const duplicatedScripts: SmellSite[] = [];
-  const shapes = new Set<string>();
+  const site = (target: string, script: Script): SmellSite => ({
+    target,
+    id: script.top.id,
+    name: script.top.opcode,
+    blocks: script.blockCount,
+  });
+  // Scripts that could repeat another: as many blocks, the same top block. Only these are
+  // written out as text to compare (most scripts have no such twin).
+  const candidates = new Map<string, Script[]>();
   for (const target of model.targets) {
     for (const script of target.scripts) {
-      if (!script.hat && script.blockCount > 0) {
-        deadCode.push({
-          target: target.name,
-          id: script.top.id,
-          name: script.top.opcode,
-          blocks: script.blockCount,
-        });
-      }
+      if (!script.hat && script.blockCount > 0) deadCode.push(site(target.name, script));
       if (script.blockCount > DUPLICATE_MIN_BLOCKS) {
-        const shape = shapeOf(script);
-        if (shapes.has(shape)) {
-          duplicatedScripts.push({
-            target: target.name,
-            id: script.top.id,
-            name: script.top.opcode,
-            blocks: script.blockCount,
-          });
-        } else shapes.add(shape);
+        const key = `${script.blocks.length} ${script.top.opcode}`;
+        const group = candidates.get(key) ?? [];
+        candidates.set(key, group);
+        group.push(script);
       }
     }
     for (const orphan of target.orphans) {
       deadCode.push({ target: target.name, id: orphan.id, name: orphan.opcode, blocks: 1 });
     }
   }
+  const duplicated = new Set<Script>();
+  for (const group of candidates.values()) {
+    const shapes = new Set<string>();
+    for (const script of group.length > 1 ? group : []) {
+      const shape = shapeOf(script);
+      if (shapes.has(shape)) duplicated.add(script);
+      else shapes.add(shape);
+    }
+  }
+  // In the project's order of scripts.
+  const duplicatedScripts = model.targets.flatMap((target) =>
+    target.scripts.filter((script) => duplicated.has(script)).map((script) => site(target.name, script)),
+  );
   const unused = (usages: References['variables']) =>
     usages
       .filter((usage) => usage.sets === 0 && usage.reads === 0)

@@ -44,6 +44,8 @@ export type PlotData =
   | readonly ActivityRow[]
   | readonly ForumPost[]
   | RemixTreeNode
+  | ProjectAnalysis
+  | readonly ProjectAnalysis[]
   | readonly Record<string, unknown>[]
   | VegaLiteSpec;
 
