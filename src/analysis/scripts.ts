@@ -43,14 +43,23 @@ export interface Script {
 
 interface Task {
   start: string;
-  out: ScriptNode[];
+  /** Where the stack's nodes go; null when only counting. */
+  out: ScriptNode[] | null;
   depth: number;
+  nesting: number;
+}
+
+interface Walked {
+  stack: ScriptNode[];
+  blocks: Block[];
+  blockCount: number;
   nesting: number;
 }
 
 /**
  * Walks one script from its top block. `seen` is shared by every script of a target, so that a
- * block reached from two places is found, and each block is walked once.
+ * block reached from two places is found, and each block is walked once. The tree (`stack`) is
+ * built only when first read: most analyses need the counts, not the nodes.
  */
 export function walkScript(
   target: string,
@@ -59,11 +68,33 @@ export function walkScript(
   seen: Set<string>,
   maxDepth: number,
 ): Script {
-  const stack: ScriptNode[] = [];
-  const walked: Block[] = [];
-  let nesting = 0;
-  let blockCount = 0;
-  const tasks: Task[] = [{ start: top.id, out: stack, depth: 0, nesting: 0 }];
+  const walked = walk(target, top, blocks, seen, maxDepth, false);
+  let tree: ScriptNode[] | undefined;
+  return {
+    target,
+    top,
+    get stack() {
+      // The links were checked by the first walk; this one meets the same blocks.
+      tree ??= walk(target, top, blocks, new Set(), maxDepth, true).stack;
+      return tree;
+    },
+    hat: isHat(top.opcode),
+    blockCount: walked.blockCount,
+    nesting: walked.nesting,
+    blocks: walked.blocks,
+  };
+}
+
+function walk(
+  target: string,
+  top: Block,
+  blocks: ReadonlyMap<string, Block>,
+  seen: Set<string>,
+  maxDepth: number,
+  build: boolean,
+): Walked {
+  const result: Walked = { stack: [], blocks: [], blockCount: 0, nesting: 0 };
+  const tasks: Task[] = [{ start: top.id, out: build ? result.stack : null, depth: 0, nesting: 0 }];
   for (let task = tasks.pop(); task; task = tasks.pop()) {
     if (task.depth > maxDepth) {
       throw new AnalysisError(
@@ -93,24 +124,26 @@ export function walkScript(
         );
       }
       seen.add(id);
-      walked.push(block);
-      if (!block.shadow) blockCount++;
-      if (task.nesting > nesting) nesting = task.nesting;
+      result.blocks.push(block);
+      if (!block.shadow) result.blockCount++;
+      if (task.nesting > result.nesting) result.nesting = task.nesting;
       const inputs: ScriptInput[] = [];
       for (const input of block.inputs) {
-        const value: ScriptNode[] = [];
-        const obscured: ScriptNode[] = [];
+        const value: ScriptNode[] | null = build ? [] : null;
+        const obscured: ScriptNode[] | null = build ? [] : null;
         const inner = task.nesting + (isStackInput(input.name) ? 1 : 0);
         if (input.value && 'block' in input.value)
           tasks.push({ start: input.value.block, out: value, depth: task.depth + 1, nesting: inner });
         if (input.obscured && 'block' in input.obscured)
           tasks.push({ start: input.obscured.block, out: obscured, depth: task.depth + 1, nesting: inner });
-        const primitive = input.value && 'primitive' in input.value ? input.value.primitive : null;
-        inputs.push({ name: input.name, value, obscured, primitive });
+        if (value && obscured) {
+          const primitive = input.value && 'primitive' in input.value ? input.value.primitive : null;
+          inputs.push({ name: input.name, value, obscured, primitive });
+        }
       }
-      task.out.push({ block, inputs });
+      task.out?.push({ block, inputs });
       from = id;
     }
   }
-  return { target, top, stack, hat: isHat(top.opcode), blockCount, nesting, blocks: walked };
+  return result;
 }
