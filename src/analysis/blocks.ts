@@ -32,7 +32,8 @@ export interface BlockInput {
 
 /** A field: the menu choice or name a block carries (`VARIABLE: ["score", "id"]`). */
 export interface BlockField {
-  value: unknown;
+  /** A string, number or boolean as stored; null for anything else. */
+  value: string | number | boolean | null;
   id: string | null;
 }
 
@@ -54,6 +55,15 @@ export interface Block {
   primitive: Primitive | null;
 }
 
+/**
+ * A primitive's or field's value as text: a string, or a number or boolean written out. Anything
+ * else (an array nested 100,000 deep in a hostile body) is empty: `String()` of it would recurse.
+ */
+function scalarText(value: unknown): string {
+  if (typeof value === 'string') return value;
+  return typeof value === 'number' || typeof value === 'boolean' ? String(value) : '';
+}
+
 /** Reads one stored primitive; undefined when the array is not one. */
 export function readPrimitive(value: readonly unknown[]): Primitive | undefined {
   const [type, text, id] = value;
@@ -63,7 +73,7 @@ export function readPrimitive(value: readonly unknown[]): Primitive | undefined 
   const primitive: Primitive = {
     type,
     opcode,
-    value: text === undefined || text === null ? '' : String(text),
+    value: scalarText(text),
   };
   if (typeof id === 'string') primitive.id = id;
   return primitive;
@@ -161,12 +171,16 @@ function readFields(stored: unknown): Record<string, BlockField> {
   for (const name in stored) {
     const field = stored[name];
     if (Array.isArray(field))
-      fields[name] = { value: field[0], id: typeof field[1] === 'string' ? field[1] : null };
+      fields[name] = { value: scalarField(field[0]), id: typeof field[1] === 'string' ? field[1] : null };
     // Scratch 3.0's first files stored fields as objects ({ name, value, id }).
     else if (isRecord(field))
-      fields[name] = { value: field.value, id: typeof field.id === 'string' ? field.id : null };
+      fields[name] = { value: scalarField(field.value), id: typeof field.id === 'string' ? field.id : null };
   }
   return fields;
+}
+
+function scalarField(value: unknown): string | number | boolean | null {
+  return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' ? value : null;
 }
 
 /** The blocks an input holds and hides, by id. */

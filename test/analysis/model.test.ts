@@ -211,6 +211,31 @@ describe('named errors', () => {
     expect(() => analyzeProject(null as never)).toThrow(TypeError);
   });
 
+  it('hostile values: an array nested 200,000 deep in a literal or a field, keys named __proto__', () => {
+    let deep: unknown = 'x';
+    for (let i = 0; i < 200_000; i++) deep = [deep];
+    const literal = withBlocks({
+      a: block('looks_say', { topLevel: true, inputs: { MESSAGE: [1, [10, deep]] } }),
+    });
+    // Failed before with "Maximum call stack size exceeded" (String() of the nested array).
+    expect(analyzeProject(literal).model.sprites[0]!.scripts[0]!.stack[0]!.inputs[0]!.primitive!.value).toBe(
+      '',
+    );
+    const field = withBlocks({
+      a: block('data_setvariableto', { topLevel: true, fields: { VARIABLE: [deep, 'v'] } }),
+    });
+    expect(analyzeProject(field).model.sprites[0]!.blocks.get('a')!.fields.VARIABLE).toEqual({
+      value: null,
+      id: 'v',
+    });
+    const proto = JSON.parse(
+      '{"targets":[{"name":"S","variables":{"__proto__":["v",1]},"blocks":{"__proto__":{"opcode":"__proto__","next":null,"parent":null,"inputs":{},"fields":{"__proto__":["x",null]},"shadow":false,"topLevel":true}}}]}',
+    );
+    const { summary, smells } = analyzeProject(proto);
+    expect(summary.opcodes).toEqual(JSON.parse('{"__proto__":1}'));
+    expect(smells.unusedVariables.map((site) => site.name)).toEqual(['v']);
+  });
+
   it('an archive without project.json, a Scratch 2 archive, and .sb3 bytes read whole', () => {
     const empty = buildZip([{ name: 'a.txt', data: 'x' }]);
     expect(() => analyzeProject(empty)).toThrow(
