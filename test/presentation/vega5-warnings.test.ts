@@ -98,5 +98,7 @@ describe('charts under Vega 5', () => {
     const analysis = analyzeProject(projectOf(['event_whenflagclicked', 'looks_show']));
     expect(await warningsOf(chartOf(analysis).spec)).toEqual([]);
     expect(await warningsOf(chartOf([analysis, analysis]).spec)).toEqual([]);
+    // A project with no blocks at all: no bars.
+    expect(await warningsOf(chartOf(analyzeProject(projectOf())).spec)).toEqual([]);
   });
 });
