@@ -20,7 +20,7 @@ export function analysisChart(analysis: ProjectAnalysis, options: { title?: stri
   return barChart(bars, { title: options.title ?? 'Blocks by category', maxRows: 30 });
 }
 
-/** Across projects: how many are at each CT level, and the mean score of each dimension. */
+/** Across projects: how many are at each of Dr. Scratch's CT levels, every level shown in order. */
 export function analysesChart(analyses: readonly ProjectAnalysis[], options: { title?: string } = {}): Chart {
   const bars: Bar[] = LEVELS.map((level) => ({
     label: level,

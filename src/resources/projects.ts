@@ -182,15 +182,17 @@ export class Projects extends Resource {
   ): Promise<ProjectJson> {
     const projectId = toId(id, 'project id');
     const body = await this.#readBody(projectId, options);
-    if (!isProjectJson(body)) {
-      throw new ApiError({
-        status: 200,
-        url: `${this.session.projectsHost}/${projectId}`,
-        method: 'GET',
-        reason: 'the answer is not a Scratch 3 project body',
-      });
-    }
+    if (!isProjectJson(body)) throw this.#notABody(projectId);
     return body;
+  }
+
+  #notABody(projectId: number): ApiError {
+    return new ApiError({
+      status: 200,
+      url: `${this.session.projectsHost}/${projectId}`,
+      method: 'GET',
+      reason: 'the answer is not a Scratch 3 project body',
+    });
   }
 
   /**
@@ -202,6 +204,8 @@ export class Projects extends Resource {
     const projectId = toId(id, 'project id');
     assertObject(options, 'options');
     const body = await this.#readBody(projectId, { signal: options.signal });
+    // A Scratch 2 body is an object: analyzeProject names it (AnalysisError `scratch2`).
+    if (body === null || typeof body !== 'object' || Array.isArray(body)) throw this.#notABody(projectId);
     return { id: projectId, ...analyzeProject(body as ProjectJson, options.limits) };
   }
 
