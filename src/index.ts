@@ -4,6 +4,35 @@
  * Start with {@link Session}; the embedded sandbox is in `scratchlab/sandbox`.
  */
 
+export { AnalysisError, type AnalysisErrorCode } from './analysis/analysis-error.js';
+export { type AnalysisLimits, DEFAULT_ANALYSIS_LIMITS } from './analysis/analysis-limits.js';
+export {
+  type AnalysisRow,
+  type AnalysisTables,
+  analysisRows,
+  type OpcodeRow,
+  type ScriptRow,
+  type SmellRow,
+} from './analysis/analysis-rows.js';
+export { type AnalysisInput, analyzeProject, type ProjectAnalysis } from './analysis/analyze-project.js';
+export type { Block, BlockField, BlockInput, InputValue, Primitive } from './analysis/blocks.js';
+export { CT_DIMENSIONS, type MasteryScore } from './analysis/mastery.js';
+export type { ProjectMetrics, ScriptMetrics } from './analysis/metrics.js';
+export { categoryOf, isHat } from './analysis/opcodes.js';
+export type { Procedure, Procedures } from './analysis/procedures.js';
+export {
+  type AssetView,
+  type CommentView,
+  type Declaration,
+  type MonitorView,
+  type ProjectModel,
+  readProjectModel,
+  type TargetView,
+} from './analysis/project-model.js';
+export type { BroadcastUsage, References, Usage } from './analysis/references.js';
+export type { Script, ScriptInput, ScriptNode } from './analysis/scripts.js';
+export type { ProjectSmells, SmellSite } from './analysis/smells.js';
+export type { ProjectSummary } from './analysis/summary.js';
 export * from './cloud/index.js';
 export type { Database } from './databases/database.js';
 export { JsonDatabase, type JsonDatabaseOptions } from './databases/json-database.js';
@@ -107,6 +136,12 @@ export {
 } from './resources/message-events.js';
 export { type MessageListOptions, Messages } from './resources/messages.js';
 export { MyStuff, type MyStuffProjectOptions, type MyStuffStudioOptions } from './resources/my-stuff.js';
+export type {
+  AnalyzeAllOptions,
+  AnalyzedProject,
+  AnalyzeOptions,
+  AnalyzeProgress,
+} from './resources/project-analysis.js';
 export {
   type CommentListOptions,
   type ProjectMetadata,

@@ -13,6 +13,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['rows'], // flat rows, record lists, list windows, saved files: beneath data and presentation
   ['http'], // the client core
   ['project'], // .sb3 archives
+  ['analysis'], // what projects are made of: the block-level model, statistics, CT score, smells
   ['databases'], // cloud request storage
   ['cloud'],
   ['resources'],

@@ -6,6 +6,7 @@
 
 import { Chalk } from 'chalk';
 import type { Project, UserProjectRow } from '../records/records.js';
+import { Chart } from './chart.js';
 import { bar } from './chart-terminal.js';
 import { formatCompact, formatCount, oneLine } from './format.js';
 import { padToWidth, textWidth, truncateToWidth } from './text-width.js';
@@ -220,4 +221,13 @@ export function renderBarChart(bars: readonly Bar[], options: TerminalBarChartOp
   }
   if (rows.size > order.length) out.push(chalk.dim(`+${formatCount(rows.size - order.length)} more`));
   return out.join('\n');
+}
+
+/** A bar chart of {@link Bar}s (see `barChartSpec`) with its terminal drawing and summary. */
+export function barChart(bars: readonly Bar[], options: BarChartOptions = {}): Chart {
+  return new Chart(barChartSpec(bars, options), {
+    summary: summarizeBars(bars, options),
+    terminal: ({ width, color }) =>
+      renderBarChart(bars, { ...options, width: width - 1, color, title: options.title }),
+  });
 }

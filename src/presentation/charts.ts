@@ -109,6 +109,17 @@ function paddingRows(values: readonly JsonObject[], names: readonly string[]): J
   return pads;
 }
 
+/** Which variables have rows for each layer of {@link valuesView}: the line, the padding, the marked events. */
+function rowsPerLayer(values: readonly JsonObject[]): Record<'line' | 'pad' | 'event', Set<unknown>> {
+  const rows = { line: new Set<unknown>(), pad: new Set<unknown>(), event: new Set<unknown>() };
+  for (const value of values) {
+    if (value.pad) rows.pad.add(value.name);
+    else rows.line.add(value.name);
+    if (value.event) rows.event.add(value.name);
+  }
+  return rows;
+}
+
 /**
  * One view per variable, stacked, each with its own value scale and its name as the axis title:
  * cloud variables of one project range from flags (0/1) to scores in the millions, which a shared
@@ -128,13 +139,20 @@ function valuesView(values: JsonObject[], names: string[], options: ValuesViewOp
     };
   }
   const marked = values.length <= MAX_MARKED_POINTS;
+  const rows = rowsPerLayer(data.values);
   const views = names.map((name, i): JsonObject => {
-    const layer: JsonObject[] = [
-      { transform: [{ filter: '!datum.pad' }], mark: { type: 'line', interpolate: 'step-after' } },
-      // Invisible, but part of the scale's domain.
-      { transform: [{ filter: 'datum.pad' }], mark: { type: 'point', opacity: 0 } },
-    ];
-    if (marked) {
+    // Only layers that have rows: a layer with none makes Vega warn "Infinite extent for field"
+    // (JupyterLab's Vega 5 logs it in the browser's console on every render).
+    const layer: JsonObject[] = [];
+    if (rows.line.has(name))
+      layer.push({
+        transform: [{ filter: '!datum.pad' }],
+        mark: { type: 'line', interpolate: 'step-after' },
+      });
+    // Invisible, but part of the scale's domain.
+    if (rows.pad.has(name))
+      layer.push({ transform: [{ filter: 'datum.pad' }], mark: { type: 'point', opacity: 0 } });
+    if (marked && rows.event.has(name)) {
       layer.push({
         transform: [{ filter: 'datum.event' }],
         mark: { type: 'point', filled: true, size: 20 },
@@ -213,20 +231,34 @@ export function logsChartSpec(
           { width, height: options.height ?? 100, timeFormat: timeFormatFor(timeSpan(values)) },
         ),
       },
-      {
-        title: 'Activity per user',
-        width,
-        data: { values: users },
-        mark: 'bar',
-        encoding: {
-          y: { field: 'user', type: 'nominal', title: 'User', sort: '-x' },
-          x: { field: 'count', type: 'quantitative', title: 'Entries', axis: { format: AXIS_NUMBER_FORMAT } },
-          tooltip: [
-            { field: 'user', type: 'nominal', title: 'User' },
-            { field: 'count', type: 'quantitative', title: 'Entries' },
-          ],
-        },
-      },
+      users.length === 0
+        ? // No bars: a bar layer with no rows makes Vega warn of an infinite extent.
+          {
+            title: 'Activity per user',
+            width,
+            height: 30,
+            mark: { type: 'text', align: 'left', x: 0, y: 15 },
+            encoding: { text: { value: 'no entries' } },
+          }
+        : {
+            title: 'Activity per user',
+            width,
+            data: { values: users },
+            mark: 'bar',
+            encoding: {
+              y: { field: 'user', type: 'nominal', title: 'User', sort: '-x' },
+              x: {
+                field: 'count',
+                type: 'quantitative',
+                title: 'Entries',
+                axis: { format: AXIS_NUMBER_FORMAT },
+              },
+              tooltip: [
+                { field: 'user', type: 'nominal', title: 'User' },
+                { field: 'count', type: 'quantitative', title: 'Entries' },
+              ],
+            },
+          },
     ],
     config: { font: 'sans-serif' },
   };

@@ -5,6 +5,7 @@
  * image URLs) is a judgement no generic key walk makes.
  */
 import { describeActivity } from './activity-rows.js';
+import { ANALYSIS_COLUMNS } from './analysis-columns.js';
 import { cell, countColumn, date, idAndTitle, linkTo, userColumn, userPath } from './cells.js';
 import { CLASS_AND_BACKPACK_COLUMNS } from './class-columns.js';
 import type { Cell, Column, ColumnContext } from './column.js';
@@ -186,6 +187,7 @@ const COLUMNS: Columns = {
   forumTopic: FORUM_TOPIC_COLUMNS,
   forumPost: FORUM_POST_COLUMNS,
   ...CLASS_AND_BACKPACK_COLUMNS,
+  projectAnalysis: ANALYSIS_COLUMNS,
 };
 
 /** The columns shown for records of `kind`, in display order. */

@@ -4,6 +4,7 @@
  * Values arrive from JSON (or a REPL user's hand-made objects), never as class instances, so the
  * checks are structural: the fields the presentation layer reads must be there with the right types.
  */
+import type { ProjectAnalysis } from '../analysis/analyze-project.js';
 import type { FeedItem, Message, StudioActivity, UserActivity } from '../records/activity-records.js';
 import type { BackpackItem } from '../records/backpack-records.js';
 import type { Classroom, ClassroomListRow } from '../records/classroom-records.js';
@@ -31,7 +32,8 @@ export type RecordKind =
   | 'forumPost'
   | 'classroom'
   | 'classroomRow'
-  | 'backpackItem';
+  | 'backpackItem'
+  | 'projectAnalysis';
 
 /** A row of messages, a studio's activity, the feed or a profile's activity (WIRE.md §11.1-11.2). */
 export type ActivityRow = Message | StudioActivity | FeedItem | UserActivity;
@@ -54,6 +56,8 @@ export interface RecordOfKind {
   classroomRow: ClassroomListRow;
   /** An item of a backpack (WIRE.md §12.3). */
   backpackItem: BackpackItem;
+  /** What `analyzeProject` and `projects.analyze` give. */
+  projectAnalysis: ProjectAnalysis & { id?: number };
 }
 
 type Obj = Record<string, unknown>;
@@ -170,6 +174,12 @@ function isClassroomRow(x: Obj): boolean {
   );
 }
 
+function isProjectAnalysis(x: Obj): boolean {
+  return (
+    isObject(x.summary) && isObject(x.ct) && isObject(x.metrics) && isObject(x.smells) && isNum(x.ct.total)
+  );
+}
+
 function isBackpackItem(x: Obj): boolean {
   return ['id', 'type', 'mime', 'name', 'body', 'thumbnail'].every((key) => isStr(x[key]));
 }
@@ -189,6 +199,7 @@ const CHECKS: ReadonlyArray<readonly [RecordKind, (x: Obj) => boolean]> = [
   ['classroom', isClassroom],
   ['classroomRow', isClassroomRow],
   ['backpackItem', isBackpackItem],
+  ['projectAnalysis', isProjectAnalysis],
 ];
 
 function kindOfOne(x: unknown): RecordKind | null {

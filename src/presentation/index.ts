@@ -41,6 +41,7 @@ export { installAutoProgress, type ProgressReport, type ProgressSink } from './a
 export {
   type Bar,
   type BarChartOptions,
+  barChart,
   barChartSpec,
   type ProjectMetric,
   type ProjectStatsChartOptions,
@@ -109,7 +110,7 @@ export {
 } from './live-recorder.js';
 export { type SummarizeLiveOptions, summarizeLive } from './live-summary.js';
 export { type SummarizeLogsOptions, summarizeLogs } from './log-summary.js';
-export { barChart, chartOf, isVegaLiteSpec, type PlotData, type PlotOptions } from './plot.js';
+export { chartOf, isVegaLiteSpec, type PlotData, type PlotOptions } from './plot.js';
 export { ProgressPacer, type ProgressPacerOptions } from './progress-pacer.js';
 export { formatBytes, isTransferReport, progressCounts } from './progress-text.js';
 export { redactForView } from './redact-view.js';

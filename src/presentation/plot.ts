@@ -1,14 +1,14 @@
 /**
  * `plot(data)` for both front ends: cloud log entries, projects (or a user's project rows),
- * messages or activity rows, a remix tree, or a Vega-Lite spec of one's own, made into a {@link Chart}.
+ * messages or activity rows, a remix tree, project analyses, or a Vega-Lite spec of one's own, made into a {@link Chart}.
  */
+import type { ProjectAnalysis } from '../analysis/analyze-project.js';
 import type { ForumPost } from '../records/forum-records.js';
 import type { CloudLogEntry, Project, UserProjectRow } from '../records/records.js';
 import type { RemixTreeNode } from '../resources/remix-tree.js';
 import { activityChart } from './activity-chart.js';
+import { analysesChart, analysisChart } from './analysis-chart.js';
 import {
-  type Bar,
-  barChartSpec,
   type ProjectMetric,
   projectBars,
   projectStatsChartSpec,
@@ -37,15 +37,6 @@ export interface PlotOptions extends LogsChartOptions {
   terminalHeight?: number;
 }
 
-/** A bar chart of {@link Bar}s (see `barChartSpec`) with its terminal drawing and summary. */
-export function barChart(bars: readonly Bar[], options: Parameters<typeof barChartSpec>[1] = {}): Chart {
-  return new Chart(barChartSpec(bars, options), {
-    summary: summarizeBars(bars, options),
-    terminal: ({ width, color }) =>
-      renderBarChart(bars, { ...options, width: width - 1, color, title: options.title }),
-  });
-}
-
 /** What {@link chartOf} draws. */
 export type PlotData =
   | readonly CloudLogEntry[]
@@ -53,6 +44,8 @@ export type PlotData =
   | readonly ActivityRow[]
   | readonly ForumPost[]
   | RemixTreeNode
+  | ProjectAnalysis
+  | readonly ProjectAnalysis[]
   | readonly Record<string, unknown>[]
   | VegaLiteSpec;
 
@@ -76,8 +69,11 @@ export function chartOf(data: unknown, options: PlotOptions = {}): Chart {
   if (options === null || typeof options !== 'object') throw new TypeError('plot options must be an object');
   if (isRemixTree(data)) return remixTreeChart(data, { title: options.title });
   if (isVegaLiteSpec(data)) return new Chart(data);
+  if (!Array.isArray(data) && recordKind(data) === 'projectAnalysis')
+    return analysisChart(data as ProjectAnalysis, { title: options.title });
   if (Array.isArray(data)) {
     const kind = data.length === 0 ? 'logEntry' : recordKind(data);
+    if (kind === 'projectAnalysis') return analysesChart(data as ProjectAnalysis[], { title: options.title });
     if (kind === 'logEntry') {
       const entries = data as CloudLogEntry[];
       return new Chart(logsChartSpec(entries, options), {
@@ -110,6 +106,6 @@ export function chartOf(data: unknown, options: PlotOptions = {}): Chart {
       return tableChart(data as Record<string, unknown>[], { title: options.title });
   }
   throw new TypeError(
-    'plot() draws cloud log entries (cloud.logs()), projects, messages or activity rows, forum posts, a remix tree, rows with a time or text column and numbers (a query), or a Vega-Lite spec',
+    'plot() draws cloud log entries (cloud.logs()), projects, messages or activity rows, forum posts, a remix tree, project analyses, rows with a time or text column and numbers (a query), or a Vega-Lite spec',
   );
 }

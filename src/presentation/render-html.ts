@@ -35,6 +35,7 @@ const NOUNS: Readonly<Record<RecordKind, readonly [string, string]>> = {
   classroom: ['class', 'classes'],
   classroomRow: ['class', 'classes'],
   backpackItem: ['backpack item', 'backpack items'],
+  projectAnalysis: ['analysis', 'analyses'],
 };
 
 /** E.g. `3 projects`, `40 of 1,000 projects`, `first 40 projects — .all() fetches all`, `no results`. */

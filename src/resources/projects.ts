@@ -1,3 +1,4 @@
+import { analyzeProject } from '../analysis/analyze-project.js';
 import { ApiError } from '../errors.js';
 import { mapConcurrent } from '../http/concurrency.js';
 import type { PagedList } from '../http/paging.js';
@@ -26,6 +27,12 @@ import type {
   PostedComment,
 } from '../records/write-records.js';
 import { deleteApiComment, postApiComment, reportApiComment } from './comment-writes.js';
+import {
+  type AnalyzeAllOptions,
+  type AnalyzedProject,
+  type AnalyzeOptions,
+  analyzeEach,
+} from './project-analysis.js';
 import { buildRemixTree, type RemixTreeNode, type RemixTreeOptions } from './remix-tree.js';
 import { type ListOptions, Resource } from './resource.js';
 
@@ -174,6 +181,44 @@ export class Projects extends Resource {
     options: { token?: string; signal?: AbortSignal } = {},
   ): Promise<ProjectJson> {
     const projectId = toId(id, 'project id');
+    const body = await this.#readBody(projectId, options);
+    if (!isProjectJson(body)) throw this.#notABody(projectId);
+    return body;
+  }
+
+  #notABody(projectId: number): ApiError {
+    return new ApiError({
+      status: 200,
+      url: `${this.session.projectsHost}/${projectId}`,
+      method: 'GET',
+      reason: 'the answer is not a Scratch 3 project body',
+    });
+  }
+
+  /**
+   * Downloads a project's body (one token and one body request, through the request budget) and
+   * analyses it: `analyzeProject`'s summary, CT score, metrics and smells, with the project's id.
+   * AnalysisError for a body it cannot read (`scratch2` for a Scratch 2 project).
+   */
+  async analyze(id: number | string, options: AnalyzeOptions = {}): Promise<AnalyzedProject> {
+    const projectId = toId(id, 'project id');
+    assertObject(options, 'options');
+    const body = await this.#readBody(projectId, { signal: options.signal });
+    // A Scratch 2 body is an object: analyzeProject names it (AnalysisError `scratch2`).
+    if (body === null || typeof body !== 'object' || Array.isArray(body)) throw this.#notABody(projectId);
+    return { id: projectId, ...analyzeProject(body as ProjectJson, options.limits) };
+  }
+
+  /**
+   * Analyses many projects, a few at a time (`concurrency`, default 4), reporting `onProgress`
+   * after each. In the order of `ids`. The first failure stops the rest and throws, unless
+   * `skipErrors`: then a failed project is reported (`progress.error`) and left out.
+   */
+  analyzeAll(ids: readonly (number | string)[], options: AnalyzeAllOptions = {}): Promise<AnalyzedProject[]> {
+    return analyzeEach((id, signal) => this.analyze(id, { signal, limits: options.limits }), ids, options);
+  }
+
+  async #readBody(projectId: number, options: { token?: string; signal?: AbortSignal }): Promise<unknown> {
     if (options.token !== undefined) assertString(options.token, 'token');
     const read = async (token: string) =>
       this.session.http.json<unknown>(`${this.session.projectsHost}/${projectId}`, {
@@ -181,23 +226,13 @@ export class Projects extends Resource {
         signal: options.signal,
         download: true,
       });
-    let body: unknown;
     try {
-      body = await read(options.token ?? (await this.token(projectId)));
+      return await read(options.token ?? (await this.token(projectId)));
     } catch (error) {
       // A token can expire between the two requests: try once more with a fresh one.
       if (!(error instanceof ApiError && error.status === 403 && options.token === undefined)) throw error;
-      body = await read(await this.token(projectId));
+      return await read(await this.token(projectId));
     }
-    if (!isProjectJson(body)) {
-      throw new ApiError({
-        status: 200,
-        url: `${this.session.projectsHost}/${projectId}`,
-        method: 'GET',
-        reason: 'the answer is not a Scratch 3 project body',
-      });
-    }
-    return body;
   }
 
   /** One asset's bytes, checked against the md5 in its name. */

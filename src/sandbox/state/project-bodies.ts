@@ -1,6 +1,7 @@
 import { md5ext } from '../../project/assets.js';
 import { stageTarget } from '../../project/empty-project.js';
 import type { Random } from '../seed/random.js';
+import { type ScriptContext, type SpriteScripts, spriteScripts } from './generated-scripts.js';
 
 /** A file for the asset host, named by the md5 of its bytes. */
 export interface Asset {
@@ -110,30 +111,14 @@ function popEntry(a: Asset): Json {
 const BLOCK_ID_CHARS =
   'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789!#%()*+,-./:;=?@[]^_`{|}~';
 
-/** A short script: when the flag is clicked, say something, then turn forever. */
-function script(rng: Random, greeting: string): Record<string, Json> {
-  const [a, b, c, d, e] = Array.from({ length: 5 }, () => rng.chars(20, BLOCK_ID_CHARS));
-  const block = (
-    opcode: string,
-    next: string | null,
-    parent: string | null,
-    inputs: Record<string, Json>,
-  ) => ({
-    opcode,
-    next,
-    parent,
-    inputs,
-    fields: {},
-    shadow: false,
-    topLevel: parent === null,
-  });
-  return {
-    [a!]: { ...block('event_whenflagclicked', b!, null, {}), x: 48, y: 64 },
-    [b!]: block('looks_sayforsecs', c!, a!, { MESSAGE: [1, [10, greeting]], SECS: [1, [4, '2']] }),
-    [c!]: block('control_forever', null, b!, { SUBSTACK: [2, d!] }),
-    [d!]: block('motion_turnright', e!, c!, { DEGREES: [1, [4, String(rng.int(3, 30))]] }),
-    [e!]: block('control_wait', null, d!, { DURATION: [1, [5, '0.1']] }),
-  };
+/**
+ * A sprite's scripts: a greeting, then (with a context) a few more from the library of
+ * `generated-scripts.ts`. Draws from `rng` exactly what the one greeting script always drew, so
+ * that every other seeded value stays as it was.
+ */
+function script(rng: Random, greeting: string, context: ScriptContext | null): SpriteScripts {
+  const [seed] = Array.from({ length: 5 }, () => rng.chars(20, BLOCK_ID_CHARS));
+  return spriteScripts(seed!, greeting, rng.int(3, 30), context);
 }
 
 function stage(backdrops: Json[], sounds: Json[], variables: Record<string, Json>): Json {
@@ -145,14 +130,14 @@ function sprite(
   layer: number,
   costumes: Json[],
   sounds: Json[],
-  blocks: Record<string, Json>,
+  { blocks, lists }: SpriteScripts,
   rng: Random,
 ): Json {
   return {
     isStage: false,
     name,
     variables: {},
-    lists: {},
+    lists,
     broadcasts: {},
     blocks,
     comments: {},
@@ -186,12 +171,13 @@ const GREETINGS = ['Hello!', 'Press space to start', 'Let’s go!', 'Hi there!',
  * cloud variable (`☁ high score`), as games that keep a leaderboard have.
  */
 export function generatedBody(rng: Random, pool: AssetPool, options: { cloud: boolean }): string {
-  const variables: Record<string, Json> = { [rng.chars(20, BLOCK_ID_CHARS)]: ['score', 0] };
+  const scoreId = rng.chars(20, BLOCK_ID_CHARS);
+  const variables: Record<string, Json> = { [scoreId]: ['score', 0] };
   if (options.cloud) variables[rng.chars(20, BLOCK_ID_CHARS)] = ['☁ high score', '0', true];
   const backdrop = rng.pick(pool.backdrops);
-  const targets: Json[] = [
-    stage([costumeEntry(backdrop, 'backdrop1', true)], [popEntry(pool.pop)], variables),
-  ];
+  const theStage = stageTarget([costumeEntry(backdrop, 'backdrop1', true)], [popEntry(pool.pop)], variables);
+  const context: ScriptContext = { score: ['score', scoreId], messages: {} };
+  const targets: Json[] = [theStage];
   const spriteCount = rng.int(1, 3);
   const names = rng.sample(SPRITE_NAMES, spriteCount);
   for (let i = 0; i < spriteCount; i++) {
@@ -199,9 +185,17 @@ export function generatedBody(rng: Random, pool: AssetPool, options: { cloud: bo
       .sample(pool.costumes, rng.int(1, 3))
       .map((a, k) => costumeEntry(a, `costume${k + 1}`, false));
     targets.push(
-      sprite(names[i]!, i + 1, costumes, [popEntry(pool.pop)], script(rng, rng.pick(GREETINGS)), rng),
+      sprite(
+        names[i]!,
+        i + 1,
+        costumes,
+        [popEntry(pool.pop)],
+        script(rng, rng.pick(GREETINGS), context),
+        rng,
+      ),
     );
   }
+  theStage.broadcasts = context.messages;
   return JSON.stringify({ targets, monitors: [], extensions: [], meta: META });
 }
 
@@ -218,7 +212,7 @@ export function assetHeavyBody(rng: Random, costumes: Asset[]): string {
     const entries = frames
       .slice(i * perSprite, (i + 1) * perSprite)
       .map((a, k) => costumeEntry(a, `frame${k + 1}`, false));
-    targets.push(sprite(`Flipbook${i + 1}`, i + 1, entries, [], script(rng, 'Frame by frame'), rng));
+    targets.push(sprite(`Flipbook${i + 1}`, i + 1, entries, [], script(rng, 'Frame by frame', null), rng));
   }
   return JSON.stringify({ targets, monitors: [], extensions: [], meta: META });
 }
