@@ -13,13 +13,13 @@
  * walk and the process that loads it. Staging files of processes that are gone (a load killed
  * without `resume`) are removed when a store opens and before each load.
  */
-import { createHash } from 'node:crypto';
-import { mkdir, readdir, rm, stat } from 'node:fs/promises';
+import { createHash, randomUUID } from 'node:crypto';
+import { chmod, lstat, mkdir, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { FileLockTimeoutError, processIsGone, withFileLock } from '../databases/file-lock.js';
-import { type ColumnType, widenExpression } from './column-types.js';
+import { storeTypeOf, widen, widenExpression } from './column-types.js';
 import { type LoadOptions, type LoadResult, loadInto } from './load.js';
 import type { LoadSource } from './load-sources.js';
 import { type SharedFile, StoreBusyError } from './shared-file.js';
@@ -29,6 +29,10 @@ import { checkTableName, quoteName, quoteText } from './sql-names.js';
 const STAGE = 'scratchlab_stage';
 /** Marks a staging file whose walk finished: only its move is left. */
 const FINISHED_TABLE = '_scratchlab_staged';
+/** The token of a walk's staging file (in the staging file). */
+const TOKEN_TABLE = '_scratchlab_stage_token';
+/** The tokens of staging files moved in (in the store), written in the move's transaction. */
+export const MOVES_TABLE = '_scratchlab_moves';
 
 let stagings = 0;
 
@@ -42,7 +46,29 @@ const STAGING_SETTINGS = { force_compression: 'uncompressed', memory_limit: '32M
 
 /** The folder of staging files of a store. */
 function stagingFolder(store: SharedFile): string {
-  return store.path === ':memory:' ? join(tmpdir(), 'scratchlab-loads') : `${store.path}.loads`;
+  if (store.path !== ':memory:') return `${store.path}.loads`;
+  const user = process.getuid?.() ?? 'user';
+  return join(tmpdir(), `scratchlab-loads-${user}`);
+}
+
+/**
+ * Makes the staging folder. An in-memory store's is the user's own: made 0700, and refused
+ * when something else stands in its place (a link, another user's folder).
+ */
+async function makeStagingFolder(store: SharedFile, folder: string): Promise<void> {
+  if (store.path !== ':memory:') {
+    await mkdir(folder, { recursive: true });
+    return;
+  }
+  await mkdir(folder, { recursive: true, mode: 0o700 });
+  const info = await lstat(folder);
+  const uid = process.getuid?.();
+  if (!info.isDirectory() || (uid !== undefined && info.uid !== uid)) {
+    throw new Error(
+      `the staging folder ${folder} is not a folder of this user's own: remove it, or set TMPDIR to another folder`,
+    );
+  }
+  if ((info.mode & 0o077) !== 0) await chmod(folder, 0o700);
 }
 
 /**
@@ -88,7 +114,7 @@ export async function stagedLoad(
   if (options === null || typeof options !== 'object') throw new TypeError('load options must be an object');
   const walk = options.resume === true ? table : typeof options.resume === 'string' ? options.resume : null;
   const folder = stagingFolder(store);
-  await mkdir(folder, { recursive: true });
+  await makeStagingFolder(store, folder);
   await sweepStaging(store);
   const file =
     walk === null || store.path === ':memory:'
@@ -144,6 +170,11 @@ async function stageAndMove(
       const finished = await setup.runAndReadAll(
         `SELECT count(*) FROM duckdb_tables() WHERE table_name = '${FINISHED_TABLE}'`,
       );
+      // The walk's token (see the file's comment): made with the file, kept by every resumption.
+      if (walk !== null)
+        await setup.run(`CREATE TABLE IF NOT EXISTS ${TOKEN_TABLE} AS SELECT $1::VARCHAR AS token`, [
+          randomUUID(),
+        ]);
       if (existed && Number(finished.getRows()[0]![0]) > 0) {
         // A walk that finished but was killed before its move: moved now; nothing more to read.
         const rows = await setup.runAndReadAll(`SELECT rows FROM ${FINISHED_TABLE}`);
@@ -171,7 +202,7 @@ async function stageAndMove(
   }
   instance.closeSync();
   try {
-    await store.use((connection) => moveIn(connection, file, table, seed, options.key));
+    await store.use((connection) => moveIn(connection, file, table, options.key, walk !== null));
   } catch (error) {
     if (walk === null) await removeStaging();
     throw error;
@@ -180,47 +211,38 @@ async function stageAndMove(
   return result;
 }
 
-/** Moves the staged rows of `table` into the store in one transaction. */
+/**
+ * Moves the staged rows of `table` into the store in one transaction; a walk's (`marked`) records
+ * its token in that transaction, and is skipped when the token is already there.
+ */
 async function moveIn(
   connection: DuckDBConnection,
   file: string,
   table: string,
-  seed: readonly ColumnInfo[],
   key: string | false | undefined,
+  marked: boolean,
 ): Promise<void> {
   await connection.run(`ATTACH ${quoteText(file)} AS ${STAGE} (READ_ONLY)`);
   try {
     const staged = await columnsOf(connection, `'${STAGE}'`, table);
-    if (staged.length === 0) return; // nothing but nulls: no table was made
+    const token = marked ? await tokenOf(connection) : null;
+    if (token !== null)
+      await connection.run(`CREATE TABLE IF NOT EXISTS ${MOVES_TABLE} (token VARCHAR, moved TIMESTAMP)`);
     const target = quoteName(table);
     const from = `${STAGE}.main.${target}`;
     await connection.run('BEGIN TRANSACTION');
     try {
-      const current = await columnsOf(connection, 'current_database()', table);
-      if (current.length === 0) {
-        await connection.run(`CREATE TABLE ${target} AS SELECT * FROM ${from}`);
-      } else {
-        const byName = new Map(current.map((column) => [column.name, column.type]));
-        const seeded = new Map(seed.map((column) => [column.name, column.type]));
-        for (const column of staged) {
-          const now = byName.get(column.name);
-          if (now === undefined) {
-            await connection.run(`ALTER TABLE ${target} ADD COLUMN ${quoteName(column.name)} ${column.type}`);
-          } else if (now !== column.type && seeded.get(column.name) === now) {
-            // The load widened the column (its values did not fit): the store's column follows.
-            await connection.run(
-              `ALTER TABLE ${target} ALTER COLUMN ${quoteName(column.name)} SET DATA TYPE ${column.type} USING ${widenExpression(quoteName(column.name), now, column.type as ColumnType)}`,
-            );
-          }
+      if (token !== null) {
+        const moved = await connection.runAndReadAll(`SELECT count(*) FROM ${MOVES_TABLE} WHERE token = $1`, [
+          token,
+        ]);
+        if (Number(moved.getRows()[0]![0]) > 0) {
+          await connection.run('ROLLBACK');
+          return; // moved by a load killed before it removed the staging file
         }
-        const keyColumn = key === false ? null : (key ?? (staged.some((c) => c.name === 'id') ? 'id' : null));
-        if (keyColumn !== null && byName.has(keyColumn)) {
-          await connection.run(
-            `DELETE FROM ${target} WHERE ${quoteName(keyColumn)} IN (SELECT ${quoteName(keyColumn)} FROM ${from})`,
-          );
-        }
-        await connection.run(`INSERT INTO ${target} BY NAME SELECT * FROM ${from}`);
+        await connection.run(`INSERT INTO ${MOVES_TABLE} VALUES ($1, now()::TIMESTAMP)`, [token]);
       }
+      if (staged.length > 0) await moveRows(connection, target, from, staged, table, key);
       await connection.run('COMMIT');
     } catch (error) {
       await connection.run('ROLLBACK').catch(() => undefined);
@@ -229,4 +251,67 @@ async function moveIn(
   } finally {
     await connection.run(`DETACH ${STAGE}`).catch(() => undefined);
   }
+}
+
+/** The token of the attached staging file (one made before tokens has none: it gets none). */
+async function tokenOf(connection: DuckDBConnection): Promise<string | null> {
+  const has = await connection.runAndReadAll(
+    `SELECT count(*) FROM duckdb_tables() WHERE database_name = '${STAGE}' AND table_name = '${TOKEN_TABLE}'`,
+  );
+  if (Number(has.getRows()[0]![0]) === 0) return null;
+  const reader = await connection.runAndReadAll(`SELECT token FROM ${STAGE}.main.${TOKEN_TABLE}`);
+  return (reader.getRows()[0]?.[0] as string | undefined) ?? null;
+}
+
+/**
+ * The rows of a move, in its transaction: the table made, or its columns added and widened to
+ * hold the staged ones (by the types both sides have now, so loads that staged different types
+ * at once all fit), the rows of the same keys replaced, the staged rows inserted.
+ */
+async function moveRows(
+  connection: DuckDBConnection,
+  target: string,
+  from: string,
+  staged: readonly ColumnInfo[],
+  table: string,
+  key: string | false | undefined,
+): Promise<void> {
+  const current = await columnsOf(connection, 'current_database()', table);
+  if (current.length === 0) {
+    await connection.run(`CREATE TABLE ${target} AS SELECT * FROM ${from}`);
+    return;
+  }
+  const byName = new Map(current.map((column) => [column.name, column.type]));
+  const select: string[] = [];
+  for (const column of staged) {
+    const name = quoteName(column.name);
+    let now = byName.get(column.name);
+    if (now === undefined) {
+      await connection.run(`ALTER TABLE ${target} ADD COLUMN ${name} ${column.type}`);
+      now = column.type;
+    } else if (now !== column.type) {
+      const ours = storeTypeOf(now);
+      const theirs = storeTypeOf(column.type);
+      // Columns the store did not create are never altered: the staged values are cast to them.
+      const wider = ours !== null && theirs !== null ? widen(ours, theirs) : null;
+      if (wider !== null && wider !== 'EMPTY[]' && wider !== ours) {
+        await connection.run(
+          `ALTER TABLE ${target} ALTER COLUMN ${name} SET DATA TYPE ${wider} USING ${widenExpression(name, now, wider)}`,
+        );
+        now = wider;
+      }
+    }
+    select.push(
+      now === column.type || storeTypeOf(now) === null
+        ? name
+        : `${widenExpression(name, column.type, storeTypeOf(now)!)} AS ${name}`,
+    );
+  }
+  const keyColumn = key === false ? null : (key ?? (staged.some((c) => c.name === 'id') ? 'id' : null));
+  if (keyColumn !== null && byName.has(keyColumn)) {
+    await connection.run(
+      `DELETE FROM ${target} WHERE ${quoteName(keyColumn)} IN (SELECT ${quoteName(keyColumn)} FROM ${from})`,
+    );
+  }
+  await connection.run(`INSERT INTO ${target} BY NAME SELECT ${select.join(', ')} FROM ${from}`);
 }
