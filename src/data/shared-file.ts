@@ -134,6 +134,11 @@ class FileTurns {
     this.#key = key;
   }
 
+  /** The file's real path (`:memory:` for memory). */
+  get key(): string {
+    return this.#key;
+  }
+
   push(task: Task): void {
     this.#queue.push(task);
     this.#pump();
@@ -316,6 +321,11 @@ export class SharedFile {
   /** The database file (absolute), or `:memory:`. */
   get path(): string {
     return this.#turns.path;
+  }
+
+  /** The file's real path (links resolved), or `:memory:`. */
+  get realPath(): string {
+    return this.#turns.key;
   }
 
   /**

@@ -244,7 +244,9 @@ export class Store {
 
   /**
    * Stops running recorders (each stores what it received first), waits for queued work and
-   * closes the store. Answers how many received sets the recorders could not store (0: all of it).
+   * closes the store. Answers how many received sets the recorders did not store (0: all of it):
+   * those a last write could not store, and those dropped while the file stayed busy (each
+   * recorder's `pending` and `dropped` tell them apart).
    */
   close(): Promise<number> {
     // A second call (at once, or later) answers when the first has closed the store.
@@ -254,7 +256,10 @@ export class Store {
 
   async #close(): Promise<number> {
     await Promise.all([...this.#recorders].map((recorder) => recorder.stop()));
-    const unstored = [...this.#recorders].reduce((sum, recorder) => sum + recorder.pending, 0);
+    const unstored = [...this.#recorders].reduce(
+      (sum, recorder) => sum + recorder.pending + recorder.dropped,
+      0,
+    );
     this.#recorders.clear();
     this.#closed = true;
     const opening = this.#opening;

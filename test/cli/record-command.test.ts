@@ -107,7 +107,9 @@ it('records several projects into one table, and says so when what it received c
   await Promise.all([a.disconnect(), b.disconnect()]);
   const last = run.lines.at(-1)!;
   expect(last).toMatch(
-    new RegExp(`^stopped: 1 received sets could NOT be stored in ${file} \\(last error: .*stayed busy`),
+    new RegExp(
+      `^stopped: 1 received sets could NOT be stored in ${file}: 1 left unwritten \\(last error: .*stayed busy`,
+    ),
   );
   expect(run.lines.join('\n')).not.toContain('everything received is stored');
 

@@ -19,15 +19,20 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { Cloud } from '../../src/cloud/index.js';
 import { openStore, Store, StoreBusyError } from '../../src/data/index.js';
 import { bundleChild, projectTempDir } from '../support/bundle-child.js';
 import { type LinesChild, startChild } from '../support/child-lines.js';
+import { useSandbox } from '../support/sandbox.js';
 
 const KILLS = Number(process.env.STORE_FAULT_KILLS ?? 24);
 /** Records of the killed walk (40 a page). */
 const WALK = 4000;
+const cli = new URL('../../dist/cli.js', import.meta.url).pathname;
+const ctx = useSandbox();
 let dir: string;
 let loadChild: string;
+let recorderChild: string;
 let faultChild: string;
 const started: LinesChild[] = [];
 
@@ -37,6 +42,7 @@ beforeAll(async () => {
   chmodSync(dir, 0o755);
   loadChild = await bundleChild('data-load-child', dir, ['@duckdb/node-api']);
   faultChild = await bundleChild('store-fault-child', dir, ['@duckdb/node-api']);
+  recorderChild = await bundleChild('recorder-child', dir, ['@duckdb/node-api']);
 });
 afterAll(() => {
   for (const { proc } of started) {
@@ -305,4 +311,103 @@ it('two users load into in-memory stores: each stages in a folder of its own tha
   const theirs = join(tmpdir(), 'scratchlab-loads-65534');
   expect(statSync(theirs).uid).toBe(65534);
   expect(statSync(theirs).mode & 0o777).toBe(0o700);
+});
+
+it('a recorder whose file is held for longer than its buffer lasts drops, counts and says so: stored + dropped = received, exit 1', {
+  timeout: 60_000,
+}, async () => {
+  const file = join(dir, 'dropped.duckdb');
+  const host = ctx.sandbox.alternateCloudHost;
+  const recorder = run([
+    cli,
+    'record',
+    'game-d',
+    '--db',
+    file,
+    '--host',
+    host,
+    '--contact',
+    '@t',
+    '--wait',
+    '1',
+    '--buffer',
+    '20',
+  ]);
+  await recorder.until((line) => line === 'Ctrl-C stops');
+  const holder = run([faultChild, 'hold', file]);
+  await holder.until((line) => line === 'held');
+  const writer = Cloud.alternate('game-d', { host, purpose: 'tests', contact: '@t', username: 'writer-d' });
+  for (let i = 1; i <= 50; i++) await writer.setVar('score', i);
+  // The buffer holds 20 (a write under way included): 30 were dropped, and counted.
+  await recorder.until((line) => /^stored 0 · live 50 · .*DROPPED 30\b/.test(line));
+  holder.proc.kill('SIGKILL');
+  await holder.exited;
+  await recorder.until((line) => /^stored 20 · live 50 /.test(line));
+  recorder.proc.kill('SIGINT');
+  expect((await recorder.exited).code).toBe(1);
+  await writer.disconnect();
+  expect(recorder.lines.at(-1)).toMatch(
+    new RegExp(
+      `^stopped: 30 received sets could NOT be stored in ${file}: 30 dropped while the file stayed busy \\(last error: `,
+    ),
+  );
+  const store = await openStore(file);
+  const [row] = await store.query<{ n: number; distinct: number }>(
+    'SELECT count(*)::INTEGER AS n, count(DISTINCT value)::INTEGER AS distinct FROM cloud_activity',
+  );
+  expect(row).toEqual({ n: 20, distinct: 20 });
+  await store.close();
+});
+
+it('two recorders of one project on one file started together: one records, the other fails naming it; each entry is stored once', {
+  timeout: 60_000,
+}, async () => {
+  const file = join(dir, 'two-recorders.duckdb');
+  const project = ctx.sandbox.cloudProjectId;
+  const account = ctx.sandbox.accounts[1]!;
+  const env = {
+    ...process.env,
+    SANDBOX_HOSTS: JSON.stringify(ctx.sandbox.hosts),
+    SANDBOX_USER: account.username,
+    SANDBOX_PASSWORD: account.password,
+  };
+  const [a, b] = [0, 1].map(() => {
+    const child = startChild([recorderChild, file, String(project)], env);
+    started.push(child);
+    return child;
+  }) as [LinesChild, LinesChild];
+  const outcome = await Promise.race([
+    a.exited.then(() => ({ lost: a, won: b })),
+    b.exited.then(() => ({ lost: b, won: a })),
+  ]);
+  expect(outcome.lost.stderr()).toMatch(
+    new RegExp(
+      `RecorderBusyError: project ${project} is already being recorded into table "cloud_activity" of .* by process ${outcome.won.proc.pid}`,
+    ),
+  );
+  await outcome.won.until((line) => line.startsWith('recording '));
+  const writer = (await ctx.login(0)).cloud(project);
+  for (let i = 1; i <= 20; i++) await writer.setVar('twice', i);
+  const store = new Store(file);
+  // Every set is in, and its log entry merged with it (the log was read after it).
+  const deadline = Date.now() + 30_000;
+  const both = async () =>
+    (
+      await store.query<{ n: number }>(
+        "SELECT count(DISTINCT value)::INTEGER AS n FROM cloud_activity WHERE name = 'twice' AND source = 'both'",
+      )
+    )[0]!.n;
+  while ((await both()) < 20) {
+    if (Date.now() > deadline)
+      throw new Error('the sets were not all stored and merged with the log in 30 s');
+    await sleep(100);
+  }
+  outcome.won.proc.kill('SIGINT');
+  await outcome.won.exited;
+  const rows = await store.query(
+    "SELECT value, count(*)::INTEGER AS n FROM cloud_activity WHERE name = 'twice' GROUP BY 1 ORDER BY value::INTEGER",
+  );
+  expect(rows).toEqual(Array.from({ length: 20 }, (_, i) => ({ value: String(i + 1), n: 1 })));
+  await store.close();
+  await writer.disconnect();
 });
