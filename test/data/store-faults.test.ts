@@ -297,6 +297,19 @@ it('odd paths work, resumable loads included; a path DuckDB cannot keep ("?") is
   expect(() => new Store(join(dir, 'a?b', 'x.duckdb'))).toThrow(/cannot keep a store whose path holds "\?"/);
 });
 
+it('a store in a folder this user may not write is read (DuckDB opens it read-only)', async () => {
+  const folder = join(dir, 'read-only');
+  mkdirSync(folder);
+  const store = await openStore(join(folder, 'shared.duckdb'));
+  await store.load('t', [{ id: 1 }, { id: 2 }]);
+  await store.close();
+  // The folder and the file are another user's (this one's, root's): nobody may read, not write.
+  chmodSync(folder, 0o755);
+  const reader = run([faultChild, 'read', join(folder, 'shared.duckdb')], { uid: 65534, gid: 65534 });
+  expect((await reader.exited).code, reader.stderr()).toBe(0);
+  expect(reader.lines).toEqual(['rows 2']);
+});
+
 it('two users load into in-memory stores: each stages in a folder of its own that others cannot read', async () => {
   const mine = await openStore();
   await mine.load('t', [{ id: 1 }]);

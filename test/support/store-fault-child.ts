@@ -8,6 +8,8 @@
  *   turn that failed), until SIGTERM; then `done N`.
  * - `chdir <file> <folder>`: opens a store on the relative path `file`, loads a row, changes the
  *   working folder to `folder`, loads and queries again and prints `rows N`.
+ * - `read <file>`: opens a store on a file of a folder this user may not write and prints `rows N`
+ *   of its table `t` (or `failed MESSAGE`).
  * - `memory-load`: loads 1000 records into an in-memory store (which stages them in the user's
  *   temporary folder) and prints `loaded N`, or `failed MESSAGE`.
  */
@@ -58,6 +60,15 @@ if (mode === 'hold') {
   const [row] = await store.query<{ n: number }>('SELECT count(*)::INTEGER AS n FROM t');
   await store.close();
   print(`rows ${row!.n}`);
+} else if (mode === 'read') {
+  try {
+    const store = await openStore(args[0]!);
+    const [row] = await store.query<{ n: number }>('SELECT count(*)::INTEGER AS n FROM t');
+    await store.close();
+    print(`rows ${row!.n}`);
+  } catch (error) {
+    print(`failed ${error instanceof Error ? error.message : String(error)}`);
+  }
 } else if (mode === 'memory-load') {
   const store = await openStore();
   try {
@@ -69,5 +80,5 @@ if (mode === 'hold') {
   }
   await store.close();
 } else {
-  throw new Error('usage: store-fault-child hold|turns|chdir|memory-load …');
+  throw new Error('usage: store-fault-child hold|turns|chdir|read|memory-load …');
 }
