@@ -23,9 +23,9 @@ import { Cloud } from '../../src/cloud/index.js';
 import { openStore, Store, StoreBusyError } from '../../src/data/index.js';
 import { bundleChild, projectTempDir } from '../support/bundle-child.js';
 import { type LinesChild, startChild } from '../support/child-lines.js';
-import { useSandbox } from '../support/sandbox.js';
+import { recorderChildEnv, useSandbox } from '../support/sandbox.js';
 
-const KILLS = Number(process.env.STORE_FAULT_KILLS ?? 24);
+const KILLS = Number(process.env.STORE_FAULT_KILLS ?? 18);
 /** Records of the killed walk (40 a page). */
 const WALK = 4000;
 const cli = new URL('../../dist/cli.js', import.meta.url).pathname;
@@ -377,13 +377,7 @@ it('two recorders of one project on one file started together: one records, the 
 }, async () => {
   const file = join(dir, 'two-recorders.duckdb');
   const project = ctx.sandbox.cloudProjectId;
-  const account = ctx.sandbox.accounts[1]!;
-  const env = {
-    ...process.env,
-    SANDBOX_HOSTS: JSON.stringify(ctx.sandbox.hosts),
-    SANDBOX_USER: account.username,
-    SANDBOX_PASSWORD: account.password,
-  };
+  const env = recorderChildEnv(ctx.sandbox);
   const [a, b] = [0, 1].map(() => {
     const child = startChild([recorderChild, file, String(project)], env);
     started.push(child);
