@@ -1,6 +1,6 @@
 /**
  * `store.load()` on a shared file: the walk is written into a staging file of its own (beside the
- * store, in `<file>.loads/`), with DuckDB's appender and without holding the store; then, in one
+ * store, in `<file>.loads/u<uid>/`), with DuckDB's appender and without holding the store; then, in one
  * turn on the store and one transaction, the staged rows move in (`INSERT … SELECT` from the
  * attached staging file), replacing rows of the same key. So a long crawl never keeps recorders
  * and queries of other processes waiting (only the move does, about a second for a million rows),
@@ -16,7 +16,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { chmod, lstat, mkdir, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { FileLockTimeoutError, processIsGone, withFileLock } from '../databases/file-lock.js';
 import { storeTypeOf, widen, widenExpression } from './column-types.js';
@@ -44,29 +44,34 @@ let stagings = 0;
  */
 const STAGING_SETTINGS = { force_compression: 'uncompressed', memory_limit: '32MB' };
 
-/** The folder of staging files of a store. */
-function stagingFolder(store: SharedFile): string {
-  if (store.path !== ':memory:') return `${store.path}.loads`;
+/**
+ * This user's folder of staging files of the store `path` (absolute, or `:memory:`): `u<uid>` in
+ * `<file>.loads/`, or `scratchlab-loads-<uid>` in the temporary folder for an in-memory store.
+ */
+export function stagingFolder(path: string): string {
   const user = process.getuid?.() ?? 'user';
-  return join(tmpdir(), `scratchlab-loads-${user}`);
+  return path === ':memory:' ? join(tmpdir(), `scratchlab-loads-${user}`) : join(`${path}.loads`, `u${user}`);
 }
 
 /**
- * Makes the staging folder. An in-memory store's is the user's own: made 0700, and refused
- * when something else stands in its place (a link, another user's folder).
+ * Makes this user's staging folder, 0700, and refuses one that is something else (a link,
+ * another user's folder). A file store's `<file>.loads/` holds a folder per user: made by the
+ * first one, open to all with the sticky bit (as the temporary folder), so no user blocks another.
  */
-async function makeStagingFolder(store: SharedFile, folder: string): Promise<void> {
-  if (store.path !== ':memory:') {
-    await mkdir(folder, { recursive: true });
-    return;
+async function makeStagingFolder(path: string, folder: string): Promise<void> {
+  if (path !== ':memory:') {
+    try {
+      await mkdir(dirname(folder));
+      await chmod(dirname(folder), 0o1777);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
   }
   await mkdir(folder, { recursive: true, mode: 0o700 });
   const info = await lstat(folder);
   const uid = process.getuid?.();
   if (!info.isDirectory() || (uid !== undefined && info.uid !== uid)) {
-    throw new Error(
-      `the staging folder ${folder} is not a folder of this user's own: remove it, or set TMPDIR to another folder`,
-    );
+    throw new Error(`the staging folder ${folder} is not a folder of this user's own: remove it`);
   }
   if ((info.mode & 0o077) !== 0) await chmod(folder, 0o700);
 }
@@ -77,7 +82,7 @@ async function makeStagingFolder(store: SharedFile, folder: string): Promise<voi
  * live process's files, and a resumable walk's (`walk-…`, kept on purpose), are left alone.
  */
 export async function sweepStaging(store: SharedFile): Promise<void> {
-  const folder = stagingFolder(store);
+  const folder = stagingFolder(store.path);
   for (const name of await readdir(folder).catch(() => [] as string[])) {
     const pid = /^p(\d+)-/.exec(name)?.[1];
     if (pid !== undefined && processIsGone(Number(pid)))
@@ -113,8 +118,8 @@ export async function stagedLoad(
   checkTableName(table);
   if (options === null || typeof options !== 'object') throw new TypeError('load options must be an object');
   const walk = options.resume === true ? table : typeof options.resume === 'string' ? options.resume : null;
-  const folder = stagingFolder(store);
-  await makeStagingFolder(store, folder);
+  const folder = stagingFolder(store.path);
+  await makeStagingFolder(store.path, folder);
   await sweepStaging(store);
   const file =
     walk === null || store.path === ':memory:'

@@ -21,6 +21,7 @@ import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { Cloud } from '../../src/cloud/index.js';
 import { openStore, Store, StoreBusyError } from '../../src/data/index.js';
+import { stagingFolder } from '../../src/data/staged-load.js';
 import { bundleChild, projectTempDir } from '../support/bundle-child.js';
 import { type LinesChild, startChild } from '../support/child-lines.js';
 import { recorderChildEnv, useSandbox } from '../support/sandbox.js';
@@ -122,8 +123,10 @@ it(`a keyless resumable load SIGKILLed at ${KILLS} moments, its move-in included
     }
     loader.proc.kill('SIGKILL');
     await loader.exited;
-    const staging = existsSync(`${file}.loads`)
-      ? readdirSync(`${file}.loads`).filter((name) => name.startsWith('walk-') && name.endsWith('.duckdb'))
+    const staging = existsSync(stagingFolder(file))
+      ? readdirSync(stagingFolder(file)).filter(
+          (name) => name.startsWith('walk-') && name.endsWith('.duckdb'),
+        )
       : [];
     const before = await walkRows(file);
     if (staging.length === 0) {
@@ -145,7 +148,7 @@ it(`a keyless resumable load SIGKILLed at ${KILLS} moments, its move-in included
       rows: WALK,
       distinct: WALK,
     });
-    expect(readdirSync(`${file}.loads`).filter((name) => name.startsWith('walk-'))).toEqual([]);
+    expect(readdirSync(stagingFolder(file)).filter((name) => name.startsWith('walk-'))).toEqual([]);
     checked += WALK;
     rmSync(file, { force: true });
     rmSync(`${file}.loads`, { recursive: true, force: true });
@@ -310,20 +313,37 @@ it('a store in a folder this user may not write is read (DuckDB opens it read-on
   expect(reader.lines).toEqual(['rows 2']);
 });
 
-it('two users load into in-memory stores: each stages in a folder of its own that others cannot read', async () => {
+it('two users load into in-memory stores, and into one store file: each stages in a folder of its own that others cannot read', async () => {
   const mine = await openStore();
   await mine.load('t', [{ id: 1 }]);
   await mine.close();
   const uid = process.getuid!();
-  const folder = join(tmpdir(), `scratchlab-loads-${uid}`);
-  expect(statSync(folder).mode & 0o777).toBe(0o700);
+  expect(statSync(join(tmpdir(), `scratchlab-loads-${uid}`)).mode & 0o777).toBe(0o700);
   // A second user (nobody) loads too: its own folder, not ours.
-  const other = run([faultChild, 'memory-load'], { uid: 65534, gid: 65534 });
+  const other = run([faultChild, 'load'], { uid: 65534, gid: 65534 });
   expect((await other.exited).code, other.stderr()).toBe(0);
   expect(other.lines).toEqual(['loaded 1000']);
   const theirs = join(tmpdir(), 'scratchlab-loads-65534');
   expect(statSync(theirs).uid).toBe(65534);
   expect(statSync(theirs).mode & 0o777).toBe(0o700);
+
+  // And one store file both may write: each stages in a folder of its own beside it.
+  const folder = join(dir, 'two-users');
+  mkdirSync(folder);
+  chmodSync(folder, 0o777);
+  const file = join(folder, 'shared.duckdb');
+  const store = await openStore(file);
+  await store.load('t', [{ id: 1000 }]);
+  await store.close();
+  chmodSync(file, 0o666);
+  const second = run([faultChild, 'load', file], { uid: 65534, gid: 65534 });
+  expect((await second.exited).code, second.stderr()).toBe(0);
+  expect(second.lines).toEqual(['loaded 1000']);
+  expect(readdirSync(`${file}.loads`).sort()).toEqual([`u${uid}`, 'u65534']);
+  expect(statSync(join(`${file}.loads`, 'u65534')).mode & 0o777).toBe(0o700);
+  const after = await openStore(file);
+  expect(await after.query('SELECT count(*)::INTEGER AS n FROM t')).toEqual([{ n: 1001 }]);
+  await after.close();
 });
 
 it('a recorder whose file is held for longer than its buffer lasts drops, counts and says so: stored + dropped = received, exit 1', {

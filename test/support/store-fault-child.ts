@@ -10,8 +10,8 @@
  *   working folder to `folder`, loads and queries again and prints `rows N`.
  * - `read <file>`: opens a store on a file of a folder this user may not write and prints `rows N`
  *   of its table `t` (or `failed MESSAGE`).
- * - `memory-load`: loads 1000 records into an in-memory store (which stages them in the user's
- *   temporary folder) and prints `loaded N`, or `failed MESSAGE`.
+ * - `load [file]`: loads 1000 records into the store `file` (default an in-memory one, which stages
+ *   them in the user's temporary folder) and prints `loaded N`, or `failed MESSAGE`.
  */
 
 import { loadDuckDB } from '../../src/data/duckdb-module.js';
@@ -69,8 +69,8 @@ if (mode === 'hold') {
   } catch (error) {
     print(`failed ${error instanceof Error ? error.message : String(error)}`);
   }
-} else if (mode === 'memory-load') {
-  const store = await openStore();
+} else if (mode === 'load') {
+  const store = await openStore(args[0]);
   try {
     const records = Array.from({ length: 1000 }, (_, i) => ({ id: i, secret: `row ${i}` }));
     const result = await store.load('t', records);
@@ -80,5 +80,5 @@ if (mode === 'hold') {
   }
   await store.close();
 } else {
-  throw new Error('usage: store-fault-child hold|turns|chdir|read|memory-load …');
+  throw new Error('usage: store-fault-child hold|turns|chdir|read|load …');
 }
