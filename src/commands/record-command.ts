@@ -27,6 +27,8 @@ Options:
   --table NAME      the table (default cloud_activity)
   --interval S      seconds between two reads of the log (default 2)
   --wait S          seconds a write waits for the file while other processes use it (default 30)
+  --buffer N        most received sets waiting for the file, per project (default 100000);
+                    past it the oldest are dropped, counted, and the command exits with 1
   -h, --help        show this help
 
 On the real site the saved session is used (or SCRATCH_USERNAME and SCRATCH_PASSWORD):
@@ -58,6 +60,7 @@ export async function main(args: string[], out: Output = process.stdout): Promis
       table: { type: 'string' },
       interval: { type: 'string' },
       wait: { type: 'string' },
+      buffer: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -77,6 +80,10 @@ export async function main(args: string[], out: Output = process.stdout): Promis
   const wait = values.wait === undefined ? undefined : Number(values.wait);
   if (wait !== undefined && !(wait > 0))
     throw new RangeError(`--wait must be a number of seconds above 0, got ${values.wait}`);
+
+  const buffer = values.buffer === undefined ? undefined : Number(values.buffer);
+  if (buffer !== undefined && !(Number.isSafeInteger(buffer) && buffer >= 1))
+    throw new RangeError(`--buffer must be a whole number of sets above 0, got ${values.buffer}`);
 
   let workbench: Workbench | null = null;
   let clouds: Cloud[];
@@ -101,7 +108,7 @@ export async function main(args: string[], out: Output = process.stdout): Promis
   const recorders: CloudRecorder[] = [];
   try {
     for (const cloud of clouds)
-      recorders.push(await store.recordCloud(cloud, { table: values.table, interval }));
+      recorders.push(await store.recordCloud(cloud, { table: values.table, interval, buffer }));
   } catch (error) {
     await store.close();
     await disconnect();
@@ -120,8 +127,10 @@ export async function main(args: string[], out: Output = process.stdout): Promis
       ? String(recorders[0])
       : recorders.map((recorder) => `${recorder.projectId}: ${recorder}`).join(' | ');
   let lastPlain = 0;
+  let shown = '';
   let trailing: ReturnType<typeof setTimeout> | null = null;
   const status = (final = false) => {
+    shown = line();
     if (out.isTTY) {
       out.write(`\r\x1b[K${line()}${final ? '\n' : ''}`);
       return;
@@ -150,6 +159,10 @@ export async function main(args: string[], out: Output = process.stdout): Promis
     });
   }
   status();
+  // Sets received (and dropped) while the file is busy store nothing: the line follows them anyway.
+  const refresh = setInterval(() => {
+    if (line() !== shown) status();
+  }, PLAIN_STATUS_MS);
 
   await new Promise<void>((resolve) => {
     const stop = () => {
@@ -160,6 +173,7 @@ export async function main(args: string[], out: Output = process.stdout): Promis
     process.on('SIGINT', stop);
     process.on('SIGTERM', stop);
   });
+  clearInterval(refresh);
   // close() stops the recorders, each writing what it received first, and counts what it could not.
   const unstored = await store.close();
   await disconnect();
@@ -168,9 +182,14 @@ export async function main(args: string[], out: Output = process.stdout): Promis
     out.write(`stopped: everything received is stored in ${values.db}\n`);
     return;
   }
+  const dropped = recorders.reduce((sum, recorder) => sum + recorder.dropped, 0);
   const reason = (lastError as Error | null)?.message ?? 'the store could not be written';
   process.exitCode = 1;
+  const parts = [
+    dropped > 0 ? `${dropped} dropped while the file stayed busy` : '',
+    unstored - dropped > 0 ? `${unstored - dropped} left unwritten` : '',
+  ].filter((part) => part !== '');
   out.write(
-    `stopped: ${unstored} received sets could NOT be stored in ${values.db} (last error: ${reason})\n`,
+    `stopped: ${unstored} received sets could NOT be stored in ${values.db}: ${parts.join(', ')} (last error: ${reason})\n`,
   );
 }

@@ -11,7 +11,14 @@
  * A log entry and a live row of the same change (same name and value, the live row arriving
  * within a minute of the entry's time) become one row with `source = 'both'`, the log's user
  * and time, and the time it arrived (`received`). Log entries are told apart from stored ones by
- * time and, within the newest stored millisecond, by count, so nothing is stored twice.
+ * time and, within the newest stored millisecond, by count, so nothing is stored twice: that
+ * newest stored entry is read again in the transaction that stores the new ones. One recorder
+ * per project, table and file at a time (see `recorder-claim.ts`): a second fails with a
+ * `RecorderBusyError`.
+ *
+ * Sets wait for their write in a buffer of at most `buffer` sets (those of a write under way
+ * included). When the file stays busy for longer than the buffer lasts, the oldest waiting sets
+ * are dropped, and counted: `dropped` says how many, and stored + dropped + pending = received.
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { Cloud, CloudConnectEvent, CloudSetEvent } from '../cloud/cloud.js';
@@ -19,7 +26,8 @@ import { LOGS_PAGE_SIZE } from '../cloud/cloud-logs.js';
 import { entryKey } from '../cloud/log-anchor.js';
 import { TypedEmitter } from '../cloud/typed-emitter.js';
 import type { CloudLogEntry } from '../records/records.js';
-import { assertSeconds, MAX_TIMER_SECONDS } from '../records/validate.js';
+import { assertInteger, assertSeconds, MAX_TIMER_SECONDS } from '../records/validate.js';
+import { claimRecording, type RecorderClaim } from './recorder-claim.js';
 import type { SharedFile } from './shared-file.js';
 import { checkTableName, quoteName } from './sql-names.js';
 
@@ -31,6 +39,11 @@ export interface RecordCloudOptions {
   logs?: boolean;
   /** Seconds between two reads of the log (default 2). */
   interval?: number;
+  /**
+   * Most received sets that wait for their write, those of a write under way included (default
+   * 100,000: about 8 minutes at 200 sets a second). Past it the oldest are dropped and counted.
+   */
+  buffer?: number;
 }
 
 /** What a recorder has done so far. */
@@ -47,6 +60,8 @@ export interface RecorderCounts {
   reconnects: number;
   /** Failed log reads or writes (each also emitted as `error`). */
   errors: number;
+  /** Received sets dropped because the buffer was full while the file stayed busy. */
+  dropped: number;
   /** The last value stored. */
   last: { name: string; value: string } | null;
   /** Whether the host's log is read. */
@@ -81,8 +96,8 @@ interface LogCandidate {
 
 /** Pages of the log read at most in one poll (the log is short; this bounds a first read). */
 const MAX_LOG_PAGES = 50;
-/** Live rows waiting for their write, at most: beyond it the oldest are dropped with an error. */
-const MAX_QUEUE = 100_000;
+/** The default most live rows waiting for their write (with those of a write under way). */
+const DEFAULT_BUFFER = 100_000;
 /**
  * Longest a received set waits before its write, in ms: sets are written together, at most this
  * often, so a recorder takes the shared file about once a second however busy the game is, and a
@@ -108,6 +123,12 @@ export class CloudRecorder extends TypedEmitter<CloudRecorderEvents> {
   readonly #cloud: Cloud;
   readonly #interval: number;
   readonly #wantLogs: boolean;
+  readonly #buffer: number;
+  /** Rows of the write under way (they count against the buffer too). */
+  #inFlight = 0;
+  /** Whether sets have been dropped since the last write that succeeded (one error per such run). */
+  #dropping = false;
+  #claim: RecorderClaim | null = null;
   readonly #counts: RecorderCounts = {
     stored: 0,
     live: 0,
@@ -115,6 +136,7 @@ export class CloudRecorder extends TypedEmitter<CloudRecorderEvents> {
     merged: 0,
     reconnects: 0,
     errors: 0,
+    dropped: 0,
     last: null,
     logs: false,
   };
@@ -146,13 +168,25 @@ export class CloudRecorder extends TypedEmitter<CloudRecorderEvents> {
     }
     this.#lastValues.set(event.name, event.value);
     this.#counts.live++;
-    if (this.#queue.length >= MAX_QUEUE) {
-      this.#queue.shift();
-      this.#fail(
-        new Error(`more than ${MAX_QUEUE} cloud events waited for the store; the oldest was dropped`),
-      );
+    const row: LiveRow = { name: event.name, value: event.value, received: Date.now(), source };
+    if (this.#queue.length + this.#inFlight >= this.#buffer) {
+      // The oldest waiting set goes (a write under way keeps its rows); with none waiting, this one.
+      if (this.#queue.length > 0) {
+        this.#queue.shift();
+        this.#queue.push(row);
+      }
+      this.#counts.dropped++;
+      if (!this.#dropping) {
+        this.#dropping = true;
+        this.#fail(
+          new Error(
+            `the store stayed busy while ${this.#buffer} cloud sets waited for it: the oldest are being dropped (counted in "dropped")`,
+          ),
+        );
+      }
+    } else {
+      this.#queue.push(row);
     }
-    this.#queue.push({ name: event.name, value: event.value, received: Date.now(), source });
     this.#scheduleFlush(FLUSH_MS);
   };
 
@@ -175,6 +209,7 @@ export class CloudRecorder extends TypedEmitter<CloudRecorderEvents> {
     this.#interval = assertSeconds(options.interval ?? 2, 'interval', 0, MAX_TIMER_SECONDS);
     if (this.#interval === 0) throw new RangeError('interval must be a number of seconds above 0, got 0');
     this.#wantLogs = options.logs ?? true;
+    this.#buffer = assertInteger(options.buffer ?? DEFAULT_BUFFER, 'buffer', 1, 10_000_000);
   }
 
   /** The counts so far (a copy). */
@@ -194,7 +229,12 @@ export class CloudRecorder extends TypedEmitter<CloudRecorderEvents> {
 
   /** Sets received and not stored yet (waiting for their write, or for a failed one to be retried). */
   get pending(): number {
-    return this.#queue.length;
+    return this.#queue.length + this.#inFlight;
+  }
+
+  /** Received sets dropped because the buffer was full while the file stayed busy (never stored). */
+  get dropped(): number {
+    return this.#counts.dropped;
   }
 
   /** One line for a status display: `stored 12 · live 10 · log 5 · merged 3 · reconnects 1 · last score=42`. */
@@ -204,6 +244,7 @@ export class CloudRecorder extends TypedEmitter<CloudRecorderEvents> {
     if (c.logs) parts.push(`log ${c.fromLog}`, `merged ${c.merged}`);
     parts.push(`reconnects ${c.reconnects}`);
     if (c.errors > 0) parts.push(`errors ${c.errors}`);
+    if (c.dropped > 0) parts.push(`DROPPED ${c.dropped}`);
     if (c.last)
       parts.push(
         `last ${c.last.name}=${c.last.value.length > 40 ? `${c.last.value.slice(0, 39)}…` : c.last.value}`,
@@ -228,6 +269,23 @@ export class CloudRecorder extends TypedEmitter<CloudRecorderEvents> {
     if (this.#running) return;
     await this.#stopping;
     this.#stopping = null;
+    if (this.#file.realPath !== ':memory:')
+      this.#claim = await claimRecording(this.#file.realPath, this.table, this.#cloud.projectId);
+    try {
+      await this.#begin();
+    } catch (error) {
+      await this.#releaseClaim();
+      throw error;
+    }
+  }
+
+  async #releaseClaim(): Promise<void> {
+    const claim = this.#claim;
+    this.#claim = null;
+    await claim?.release();
+  }
+
+  async #begin(): Promise<void> {
     await this.#file.use(async (connection) => {
       await connection.run(`CREATE TABLE IF NOT EXISTS ${quoteName(this.table)} (${ACTIVITY_COLUMNS})`);
       const reader = await connection.runAndReadAll(
@@ -302,6 +360,7 @@ export class CloudRecorder extends TypedEmitter<CloudRecorderEvents> {
         await this.#flush();
       }
       await closing;
+      await this.#releaseClaim();
       this.emit('stopped', undefined);
     })();
     return this.#stopping;
@@ -321,6 +380,7 @@ export class CloudRecorder extends TypedEmitter<CloudRecorderEvents> {
     this.#flushTimer = null;
     const rows = this.#queue;
     this.#queue = [];
+    this.#inFlight = rows.length;
     const project = this.#cloud.projectId;
     const table = quoteName(this.table);
     const { duck } = this.#file;
@@ -399,11 +459,15 @@ export class CloudRecorder extends TypedEmitter<CloudRecorderEvents> {
         const last = rows[rows.length - 1]!;
         this.#counts.last = { name: last.name, value: last.value };
         this.#failedFlushes = 0;
+        this.#inFlight = 0;
+        this.#dropping = false;
         this.emit('update', this.counts);
       })
       .catch((error: unknown) => {
-        // Kept for the next write, in order, ahead of what came meanwhile, and tried again on its own.
-        this.#queue = [...rows, ...this.#queue].slice(-MAX_QUEUE);
+        // Kept for the next write, in order, ahead of what came meanwhile, and tried again on its own
+        // (the buffer counted them all along: nothing is lost here).
+        this.#inFlight = 0;
+        this.#queue = [...rows, ...this.#queue];
         this.#failedFlushes++;
         this.#fail(error instanceof Error ? error : new Error(String(error)));
         this.#scheduleFlush(Math.min(MAX_RETRY_MS, FLUSH_MS * 2 ** (this.#failedFlushes - 1)));
@@ -457,47 +521,46 @@ export class CloudRecorder extends TypedEmitter<CloudRecorderEvents> {
   }
 
   /** The newest stored log time, and how many entries of each kind were stored at that time. */
-  async #storedEdge(): Promise<{ newest: number | null; atNewest: Map<string, number> }> {
+  async #storedEdge(connection: DuckDBConnection): Promise<StoredEdge> {
     const table = quoteName(this.table);
-    return this.#file.use(async (connection) => {
-      const project = this.#cloud.projectId;
-      const max = await connection.runAndReadAll(
-        `SELECT epoch_ms(max("timestamp")) FROM ${table} WHERE project = $1 AND source IN ('log', 'both')`,
-        [project],
-      );
-      const value = max.getRows()[0]?.[0];
-      if (value === null || value === undefined) return { newest: null, atNewest: new Map() };
-      const newest = Number(value);
-      const rows = await connection.runAndReadAll(
-        `SELECT "user", verb, name, value, count(*) FROM ${table}
+    const project = this.#cloud.projectId;
+    const max = await connection.runAndReadAll(
+      `SELECT epoch_ms(max("timestamp")) FROM ${table} WHERE project = $1 AND source IN ('log', 'both')`,
+      [project],
+    );
+    const value = max.getRows()[0]?.[0];
+    if (value === null || value === undefined) return { newest: null, atNewest: new Map() };
+    const newest = Number(value);
+    const rows = await connection.runAndReadAll(
+      `SELECT "user", verb, name, value, count(*) FROM ${table}
          WHERE project = $1 AND source IN ('log', 'both') AND "timestamp" = make_timestamp($2::BIGINT * 1000)
          GROUP BY ALL`,
-        [project, BigInt(newest)],
-      );
-      const atNewest = new Map<string, number>();
-      for (const [user, verb, name, text, count] of rows.getRows() as [
-        string,
-        string,
-        string,
-        string,
-        bigint,
-      ][]) {
-        const key = entryKey({
-          user,
-          verb: verb as CloudLogEntry['verb'],
-          name,
-          value: text,
-          timestamp: newest,
-        });
-        atNewest.set(key, Number(count));
-      }
-      return { newest, atNewest };
-    });
+      [project, BigInt(newest)],
+    );
+    const atNewest = new Map<string, number>();
+    for (const [user, verb, name, text, count] of rows.getRows() as [
+      string,
+      string,
+      string,
+      string,
+      bigint,
+    ][]) {
+      const key = entryKey({
+        user,
+        verb: verb as CloudLogEntry['verb'],
+        name,
+        value: text,
+        timestamp: newest,
+      });
+      atNewest.set(key, Number(count));
+    }
+    return { newest, atNewest };
   }
 
   /** The log's entries newer than the stored ones, oldest first. */
   async #newEntries(): Promise<CloudLogEntry[]> {
-    const { newest, atNewest } = await this.#storedEdge();
+    const edge = await this.#file.use((connection) => this.#storedEdge(connection));
+    const { newest } = edge;
     for (let attempt = 0; attempt < 3; attempt++) {
       const read: CloudLogEntry[] = [];
       let firstPage = '';
@@ -513,23 +576,8 @@ export class CloudRecorder extends TypedEmitter<CloudRecorderEvents> {
         const again = await this.#cloud.logs({ limit: LOGS_PAGE_SIZE });
         if (again.map(entryKey).join('\n') !== firstPage && attempt < 2) continue;
       }
-      const fresh: CloudLogEntry[] = [];
-      const seen = new Map(atNewest);
       // Oldest first, so the entries stored at the newest time are matched before later ones.
-      for (let i = read.length - 1; i >= 0; i--) {
-        const entry = read[i]!;
-        if (newest !== null && entry.timestamp < newest) continue;
-        if (newest !== null && entry.timestamp === newest) {
-          const key = entryKey(entry);
-          const left = seen.get(key) ?? 0;
-          if (left > 0) {
-            seen.set(key, left - 1);
-            continue;
-          }
-        }
-        fresh.push(entry);
-      }
-      return fresh;
+      return beyond(read.reverse(), edge);
     }
     return [];
   }
@@ -539,84 +587,129 @@ export class CloudRecorder extends TypedEmitter<CloudRecorderEvents> {
     if (fresh.length === 0) return;
     // Live rows still queued must be in the table before log entries look for them.
     await this.#flush();
-    const project = this.#cloud.projectId;
-    const table = quoteName(this.table);
-    const { duck } = this.#file;
-    const time = (ms: number) => duck.timestampValue(BigInt(ms) * 1000n);
-    await this.#file.use(async (connection) => {
-      // Live rows not yet matched that could be one of these changes, matched here in order.
-      const since = fresh[0]!.timestamp - SKEW_MS;
-      const reader = await connection.runAndReadAll(
-        `SELECT rowid, name, value, source, epoch_ms(received) FROM ${table}
-         WHERE project = $1 AND source IN ('live', 'resync') AND received >= $2 ORDER BY received`,
-        [project, time(since)],
-      );
-      const candidates = (reader.getRowsJS() as [bigint, string, string, string, bigint][]).map(
-        ([rowid, name, value, source, received]) => ({
-          rowid,
-          name,
-          value,
-          source,
-          received: Number(received),
-          used: false,
-        }),
-      );
-      const updates: { rowid: bigint; entry: CloudLogEntry }[] = [];
-      const inserts: CloudLogEntry[] = [];
-      for (const entry of fresh) {
-        const match =
-          entry.verb === 'set'
-            ? candidates.find(
-                (row) =>
-                  !row.used &&
-                  row.name === entry.name &&
-                  row.value === entry.value &&
-                  row.received >= entry.timestamp - SKEW_MS &&
-                  (row.source === 'resync' || row.received <= entry.timestamp + LIVE_WINDOW_MS),
-              )
-            : undefined;
-        if (match) {
-          match.used = true;
-          updates.push({ rowid: match.rowid, entry });
-        } else {
-          inserts.push(entry);
-        }
-      }
+    const done = await this.#file.use(async (connection) => {
       await connection.run('BEGIN TRANSACTION');
       try {
-        for (const { rowid, entry } of updates) {
-          await connection.run(
-            `UPDATE ${table} SET source = 'both', "user" = $1, "timestamp" = $2 WHERE rowid = $3`,
-            [entry.user, time(entry.timestamp), rowid],
-          );
-        }
-        if (inserts.length > 0) {
-          const appender = await connection.createAppender(this.table);
-          for (const entry of inserts) {
-            appender.appendVarchar(project);
-            appender.appendTimestamp(time(entry.timestamp));
-            appender.appendVarchar(entry.user);
-            appender.appendVarchar(entry.verb);
-            appender.appendVarchar(entry.name);
-            appender.appendVarchar(entry.value);
-            appender.appendVarchar('log');
-            appender.appendNull();
-            appender.endRow();
-          }
-          appender.flushSync();
-          appender.closeSync();
-        }
+        // The newest stored entry again, in this transaction: what another write stored since the
+        // log was read is not stored twice.
+        const entries = beyond(fresh, await this.#storedEdge(connection));
+        const stored = entries.length > 0 ? await this.#storeEntries(connection, entries) : null;
         await connection.run('COMMIT');
+        return stored;
       } catch (error) {
         await connection.run('ROLLBACK').catch(() => undefined);
         throw error;
       }
-      this.#counts.stored += inserts.length;
-      this.#counts.fromLog += inserts.length;
-      this.#counts.merged += updates.length;
-      const last = fresh[fresh.length - 1]!;
-      if (inserts.length > 0) this.#counts.last ??= { name: last.name, value: last.value };
-      this.emit('update', this.counts);
     });
+    if (done === null) return;
+    this.#counts.stored += done.inserted;
+    this.#counts.fromLog += done.inserted;
+    this.#counts.merged += done.merged;
+    if (done.inserted > 0) this.#counts.last ??= done.last;
+    this.emit('update', this.counts);
   }
+
+  /**
+   * Stores log entries (oldest first) in the caller's transaction: an entry that is the same change
+   * as a stored live row updates it, the others are inserted.
+   */
+  async #storeEntries(
+    connection: DuckDBConnection,
+    fresh: CloudLogEntry[],
+  ): Promise<{ inserted: number; merged: number; last: { name: string; value: string } }> {
+    const project = this.#cloud.projectId;
+    const table = quoteName(this.table);
+    const { duck } = this.#file;
+    const time = (ms: number) => duck.timestampValue(BigInt(ms) * 1000n);
+    // Live rows not yet matched that could be one of these changes, matched here in order.
+    const since = fresh[0]!.timestamp - SKEW_MS;
+    const reader = await connection.runAndReadAll(
+      `SELECT rowid, name, value, source, epoch_ms(received) FROM ${table}
+       WHERE project = $1 AND source IN ('live', 'resync') AND received >= $2 ORDER BY received`,
+      [project, time(since)],
+    );
+    const candidates = (reader.getRowsJS() as [bigint, string, string, string, bigint][]).map(
+      ([rowid, name, value, source, received]) => ({
+        rowid,
+        name,
+        value,
+        source,
+        received: Number(received),
+        used: false,
+      }),
+    );
+    const updates: { rowid: bigint; entry: CloudLogEntry }[] = [];
+    const inserts: CloudLogEntry[] = [];
+    for (const entry of fresh) {
+      const match =
+        entry.verb === 'set'
+          ? candidates.find(
+              (row) =>
+                !row.used &&
+                row.name === entry.name &&
+                row.value === entry.value &&
+                row.received >= entry.timestamp - SKEW_MS &&
+                (row.source === 'resync' || row.received <= entry.timestamp + LIVE_WINDOW_MS),
+            )
+          : undefined;
+      if (match) {
+        match.used = true;
+        updates.push({ rowid: match.rowid, entry });
+      } else {
+        inserts.push(entry);
+      }
+    }
+    for (const { rowid, entry } of updates) {
+      await connection.run(
+        `UPDATE ${table} SET source = 'both', "user" = $1, "timestamp" = $2 WHERE rowid = $3`,
+        [entry.user, time(entry.timestamp), rowid],
+      );
+    }
+    if (inserts.length > 0) {
+      const appender = await connection.createAppender(this.table);
+      for (const entry of inserts) {
+        appender.appendVarchar(project);
+        appender.appendTimestamp(time(entry.timestamp));
+        appender.appendVarchar(entry.user);
+        appender.appendVarchar(entry.verb);
+        appender.appendVarchar(entry.name);
+        appender.appendVarchar(entry.value);
+        appender.appendVarchar('log');
+        appender.appendNull();
+        appender.endRow();
+      }
+      appender.flushSync();
+      appender.closeSync();
+    }
+    const last = fresh[fresh.length - 1]!;
+    return { inserted: inserts.length, merged: updates.length, last: { name: last.name, value: last.value } };
+  }
+}
+
+/** The newest stored log time, and how many entries of each kind were stored at that time. */
+interface StoredEdge {
+  newest: number | null;
+  atNewest: Map<string, number>;
+}
+
+/**
+ * The entries of `read` (oldest first) that are not stored yet: newer than the stored edge, or at
+ * its time beyond the count stored there (so the entries stored at that time are matched first).
+ */
+function beyond(read: readonly CloudLogEntry[], { newest, atNewest }: StoredEdge): CloudLogEntry[] {
+  const fresh: CloudLogEntry[] = [];
+  const seen = new Map(atNewest);
+  for (const entry of read) {
+    if (newest !== null && entry.timestamp < newest) continue;
+    if (newest !== null && entry.timestamp === newest) {
+      const key = entryKey(entry);
+      const left = seen.get(key) ?? 0;
+      if (left > 0) {
+        seen.set(key, left - 1);
+        continue;
+      }
+    }
+    fresh.push(entry);
+  }
+  return fresh;
 }

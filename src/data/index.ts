@@ -27,7 +27,8 @@ export type { LoadOptions, LoadProgress, LoadResult } from './load.js';
 export { ColumnCaseError, ColumnTypeError } from './load-errors.js';
 export type { LoadSource } from './load-sources.js';
 export type { SqlValue } from './query-values.js';
-export { StoreBusyError } from './shared-file.js';
+export { RecorderBusyError } from './recorder-claim.js';
+export { type FileHolder, StoreBusyError } from './shared-file.js';
 export {
   DEFAULT_MAX_ROWS,
   DEFAULT_WAIT,

@@ -1,6 +1,6 @@
 /**
  * `store.load()` on a shared file: the walk is written into a staging file of its own (beside the
- * store, in `<file>.loads/`), with DuckDB's appender and without holding the store; then, in one
+ * store, in `<file>.loads/u<uid>/`), with DuckDB's appender and without holding the store; then, in one
  * turn on the store and one transaction, the staged rows move in (`INSERT … SELECT` from the
  * attached staging file), replacing rows of the same key. So a long crawl never keeps recorders
  * and queries of other processes waiting (only the move does, about a second for a million rows),
@@ -13,13 +13,13 @@
  * walk and the process that loads it. Staging files of processes that are gone (a load killed
  * without `resume`) are removed when a store opens and before each load.
  */
-import { createHash } from 'node:crypto';
-import { mkdir, readdir, rm, stat } from 'node:fs/promises';
+import { createHash, randomUUID } from 'node:crypto';
+import { chmod, lstat, mkdir, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { FileLockTimeoutError, processIsGone, withFileLock } from '../databases/file-lock.js';
-import { type ColumnType, widenExpression } from './column-types.js';
+import { storeTypeOf, widen, widenExpression } from './column-types.js';
 import { type LoadOptions, type LoadResult, loadInto } from './load.js';
 import type { LoadSource } from './load-sources.js';
 import { type SharedFile, StoreBusyError } from './shared-file.js';
@@ -29,6 +29,10 @@ import { checkTableName, quoteName, quoteText } from './sql-names.js';
 const STAGE = 'scratchlab_stage';
 /** Marks a staging file whose walk finished: only its move is left. */
 const FINISHED_TABLE = '_scratchlab_staged';
+/** The token of a walk's staging file (in the staging file). */
+const TOKEN_TABLE = '_scratchlab_stage_token';
+/** The tokens of staging files moved in (in the store), written in the move's transaction. */
+export const MOVES_TABLE = '_scratchlab_moves';
 
 let stagings = 0;
 
@@ -40,9 +44,36 @@ let stagings = 0;
  */
 const STAGING_SETTINGS = { force_compression: 'uncompressed', memory_limit: '32MB' };
 
-/** The folder of staging files of a store. */
-function stagingFolder(store: SharedFile): string {
-  return store.path === ':memory:' ? join(tmpdir(), 'scratchlab-loads') : `${store.path}.loads`;
+/**
+ * This user's folder of staging files of the store `path` (absolute, or `:memory:`): `u<uid>` in
+ * `<file>.loads/`, or `scratchlab-loads-<uid>` in the temporary folder for an in-memory store.
+ */
+export function stagingFolder(path: string): string {
+  const user = process.getuid?.() ?? 'user';
+  return path === ':memory:' ? join(tmpdir(), `scratchlab-loads-${user}`) : join(`${path}.loads`, `u${user}`);
+}
+
+/**
+ * Makes this user's staging folder, 0700, and refuses one that is something else (a link,
+ * another user's folder). A file store's `<file>.loads/` holds a folder per user: made by the
+ * first one, open to all with the sticky bit (as the temporary folder), so no user blocks another.
+ */
+async function makeStagingFolder(path: string, folder: string): Promise<void> {
+  if (path !== ':memory:') {
+    try {
+      await mkdir(dirname(folder));
+      await chmod(dirname(folder), 0o1777);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+  }
+  await mkdir(folder, { recursive: true, mode: 0o700 });
+  const info = await lstat(folder);
+  const uid = process.getuid?.();
+  if (!info.isDirectory() || (uid !== undefined && info.uid !== uid)) {
+    throw new Error(`the staging folder ${folder} is not a folder of this user's own: remove it`);
+  }
+  if ((info.mode & 0o077) !== 0) await chmod(folder, 0o700);
 }
 
 /**
@@ -51,7 +82,7 @@ function stagingFolder(store: SharedFile): string {
  * live process's files, and a resumable walk's (`walk-…`, kept on purpose), are left alone.
  */
 export async function sweepStaging(store: SharedFile): Promise<void> {
-  const folder = stagingFolder(store);
+  const folder = stagingFolder(store.path);
   for (const name of await readdir(folder).catch(() => [] as string[])) {
     const pid = /^p(\d+)-/.exec(name)?.[1];
     if (pid !== undefined && processIsGone(Number(pid)))
@@ -87,8 +118,8 @@ export async function stagedLoad(
   checkTableName(table);
   if (options === null || typeof options !== 'object') throw new TypeError('load options must be an object');
   const walk = options.resume === true ? table : typeof options.resume === 'string' ? options.resume : null;
-  const folder = stagingFolder(store);
-  await mkdir(folder, { recursive: true });
+  const folder = stagingFolder(store.path);
+  await makeStagingFolder(store.path, folder);
   await sweepStaging(store);
   const file =
     walk === null || store.path === ':memory:'
@@ -144,6 +175,11 @@ async function stageAndMove(
       const finished = await setup.runAndReadAll(
         `SELECT count(*) FROM duckdb_tables() WHERE table_name = '${FINISHED_TABLE}'`,
       );
+      // The walk's token (see the file's comment): made with the file, kept by every resumption.
+      if (walk !== null)
+        await setup.run(`CREATE TABLE IF NOT EXISTS ${TOKEN_TABLE} AS SELECT $1::VARCHAR AS token`, [
+          randomUUID(),
+        ]);
       if (existed && Number(finished.getRows()[0]![0]) > 0) {
         // A walk that finished but was killed before its move: moved now; nothing more to read.
         const rows = await setup.runAndReadAll(`SELECT rows FROM ${FINISHED_TABLE}`);
@@ -171,7 +207,7 @@ async function stageAndMove(
   }
   instance.closeSync();
   try {
-    await store.use((connection) => moveIn(connection, file, table, seed, options.key));
+    await store.use((connection) => moveIn(connection, file, table, options.key, walk !== null));
   } catch (error) {
     if (walk === null) await removeStaging();
     throw error;
@@ -180,47 +216,38 @@ async function stageAndMove(
   return result;
 }
 
-/** Moves the staged rows of `table` into the store in one transaction. */
+/**
+ * Moves the staged rows of `table` into the store in one transaction; a walk's (`marked`) records
+ * its token in that transaction, and is skipped when the token is already there.
+ */
 async function moveIn(
   connection: DuckDBConnection,
   file: string,
   table: string,
-  seed: readonly ColumnInfo[],
   key: string | false | undefined,
+  marked: boolean,
 ): Promise<void> {
   await connection.run(`ATTACH ${quoteText(file)} AS ${STAGE} (READ_ONLY)`);
   try {
     const staged = await columnsOf(connection, `'${STAGE}'`, table);
-    if (staged.length === 0) return; // nothing but nulls: no table was made
+    const token = marked ? await tokenOf(connection) : null;
+    if (token !== null)
+      await connection.run(`CREATE TABLE IF NOT EXISTS ${MOVES_TABLE} (token VARCHAR, moved TIMESTAMP)`);
     const target = quoteName(table);
     const from = `${STAGE}.main.${target}`;
     await connection.run('BEGIN TRANSACTION');
     try {
-      const current = await columnsOf(connection, 'current_database()', table);
-      if (current.length === 0) {
-        await connection.run(`CREATE TABLE ${target} AS SELECT * FROM ${from}`);
-      } else {
-        const byName = new Map(current.map((column) => [column.name, column.type]));
-        const seeded = new Map(seed.map((column) => [column.name, column.type]));
-        for (const column of staged) {
-          const now = byName.get(column.name);
-          if (now === undefined) {
-            await connection.run(`ALTER TABLE ${target} ADD COLUMN ${quoteName(column.name)} ${column.type}`);
-          } else if (now !== column.type && seeded.get(column.name) === now) {
-            // The load widened the column (its values did not fit): the store's column follows.
-            await connection.run(
-              `ALTER TABLE ${target} ALTER COLUMN ${quoteName(column.name)} SET DATA TYPE ${column.type} USING ${widenExpression(quoteName(column.name), now, column.type as ColumnType)}`,
-            );
-          }
+      if (token !== null) {
+        const moved = await connection.runAndReadAll(`SELECT count(*) FROM ${MOVES_TABLE} WHERE token = $1`, [
+          token,
+        ]);
+        if (Number(moved.getRows()[0]![0]) > 0) {
+          await connection.run('ROLLBACK');
+          return; // moved by a load killed before it removed the staging file
         }
-        const keyColumn = key === false ? null : (key ?? (staged.some((c) => c.name === 'id') ? 'id' : null));
-        if (keyColumn !== null && byName.has(keyColumn)) {
-          await connection.run(
-            `DELETE FROM ${target} WHERE ${quoteName(keyColumn)} IN (SELECT ${quoteName(keyColumn)} FROM ${from})`,
-          );
-        }
-        await connection.run(`INSERT INTO ${target} BY NAME SELECT * FROM ${from}`);
+        await connection.run(`INSERT INTO ${MOVES_TABLE} VALUES ($1, now()::TIMESTAMP)`, [token]);
       }
+      if (staged.length > 0) await moveRows(connection, target, from, staged, table, key);
       await connection.run('COMMIT');
     } catch (error) {
       await connection.run('ROLLBACK').catch(() => undefined);
@@ -229,4 +256,67 @@ async function moveIn(
   } finally {
     await connection.run(`DETACH ${STAGE}`).catch(() => undefined);
   }
+}
+
+/** The token of the attached staging file (one made before tokens has none: it gets none). */
+async function tokenOf(connection: DuckDBConnection): Promise<string | null> {
+  const has = await connection.runAndReadAll(
+    `SELECT count(*) FROM duckdb_tables() WHERE database_name = '${STAGE}' AND table_name = '${TOKEN_TABLE}'`,
+  );
+  if (Number(has.getRows()[0]![0]) === 0) return null;
+  const reader = await connection.runAndReadAll(`SELECT token FROM ${STAGE}.main.${TOKEN_TABLE}`);
+  return (reader.getRows()[0]?.[0] as string | undefined) ?? null;
+}
+
+/**
+ * The rows of a move, in its transaction: the table made, or its columns added and widened to
+ * hold the staged ones (by the types both sides have now, so loads that staged different types
+ * at once all fit), the rows of the same keys replaced, the staged rows inserted.
+ */
+async function moveRows(
+  connection: DuckDBConnection,
+  target: string,
+  from: string,
+  staged: readonly ColumnInfo[],
+  table: string,
+  key: string | false | undefined,
+): Promise<void> {
+  const current = await columnsOf(connection, 'current_database()', table);
+  if (current.length === 0) {
+    await connection.run(`CREATE TABLE ${target} AS SELECT * FROM ${from}`);
+    return;
+  }
+  const byName = new Map(current.map((column) => [column.name, column.type]));
+  const select: string[] = [];
+  for (const column of staged) {
+    const name = quoteName(column.name);
+    let now = byName.get(column.name);
+    if (now === undefined) {
+      await connection.run(`ALTER TABLE ${target} ADD COLUMN ${name} ${column.type}`);
+      now = column.type;
+    } else if (now !== column.type) {
+      const ours = storeTypeOf(now);
+      const theirs = storeTypeOf(column.type);
+      // Columns the store did not create are never altered: the staged values are cast to them.
+      const wider = ours !== null && theirs !== null ? widen(ours, theirs) : null;
+      if (wider !== null && wider !== 'EMPTY[]' && wider !== ours) {
+        await connection.run(
+          `ALTER TABLE ${target} ALTER COLUMN ${name} SET DATA TYPE ${wider} USING ${widenExpression(name, now, wider)}`,
+        );
+        now = wider;
+      }
+    }
+    select.push(
+      now === column.type || storeTypeOf(now) === null
+        ? name
+        : `${widenExpression(name, column.type, storeTypeOf(now)!)} AS ${name}`,
+    );
+  }
+  const keyColumn = key === false ? null : (key ?? (staged.some((c) => c.name === 'id') ? 'id' : null));
+  if (keyColumn !== null && byName.has(keyColumn)) {
+    await connection.run(
+      `DELETE FROM ${target} WHERE ${quoteName(keyColumn)} IN (SELECT ${quoteName(keyColumn)} FROM ${from})`,
+    );
+  }
+  await connection.run(`INSERT INTO ${target} BY NAME SELECT ${select.join(', ')} FROM ${from}`);
 }

@@ -9,6 +9,7 @@
  * const top = await store.sql`select title, "stats.views" from projects order by 2 desc limit ${10}`;
  * ```
  */
+import { resolve } from 'node:path';
 import { inspect } from 'node:util';
 import type { Cloud } from '../cloud/cloud.js';
 import { assertInteger, assertSeconds, describe } from '../records/validate.js';
@@ -23,7 +24,7 @@ import { plainRow, toParameters } from './query-values.js';
 import { SharedFile } from './shared-file.js';
 import { quoteName } from './sql-names.js';
 import { statementOf } from './sql-template.js';
-import { stagedLoad, sweepStaging } from './staged-load.js';
+import { MOVES_TABLE, stagedLoad, sweepStaging } from './staged-load.js';
 import { WALKS_TABLE } from './walk-progress.js';
 
 /** A row of a query's answer. */
@@ -65,7 +66,7 @@ export interface TableInfo {
 
 /** A DuckDB store (see the file's comment). Opened on first use; {@link openStore} opens it at once. */
 export class Store {
-  /** The database file, or `:memory:`. */
+  /** The database file (an absolute path), or `:memory:`. */
   readonly path: string;
   /** Seconds an operation waits for the file. */
   readonly wait: number;
@@ -87,19 +88,36 @@ export class Store {
     return this.query<T>(text, params);
   };
 
-  /** A store of `path` (default `:memory:`), opened on first use. */
+  /**
+   * A store of `path` (default `:memory:`), opened on first use. A relative path is resolved now,
+   * against the current folder: {@link Store.path} is absolute.
+   */
   constructor(path = ':memory:', options: StoreOptions = {}) {
     if (typeof path !== 'string' || path === '')
       throw new TypeError(`path must be a file name or ":memory:", got ${describe(path)}`);
     if (options === null || typeof options !== 'object')
       throw new TypeError('store options must be an object');
+    if (path !== ':memory:') {
+      // Resolved once: a later chdir must not send the store to another file.
+      path = resolve(path);
+      // DuckDB names its write-ahead log by cutting the path at a '?' (as a URL's query): the
+      // log of such a file would go elsewhere, or nowhere.
+      if (path.includes('?'))
+        throw new RangeError(
+          `DuckDB cannot keep a store whose path holds "?" (its write-ahead log would go elsewhere): rename ${path}`,
+        );
+    }
     this.path = path;
     this.wait = assertSeconds(options.wait ?? DEFAULT_WAIT, 'wait');
   }
 
   /** Opens the database now (it opens on first use otherwise). */
   async open(): Promise<this> {
-    await this.#context();
+    const file = await this.#context();
+    // Opened once now, so a file that cannot be opened (not a database, no folder) fails here.
+    await file.use(async () => undefined);
+    // Staging files of loads killed without `resume` go now, not at the next load (which may never come).
+    await sweepStaging(file);
     return this;
   }
 
@@ -161,8 +179,8 @@ export class Store {
     const infos = await file.use(async (connection) => {
       const tables = await connection.runAndReadAll(
         `SELECT table_name, column_count FROM duckdb_tables()
-         WHERE schema_name = current_schema() AND NOT temporary AND table_name <> $1 ORDER BY table_name`,
-        [WALKS_TABLE],
+         WHERE schema_name = current_schema() AND NOT temporary AND table_name NOT IN ($1, $2) ORDER BY table_name`,
+        [WALKS_TABLE, MOVES_TABLE],
       );
       const found: TableInfo[] = [];
       for (const [name, columns] of tables.getRowsJS() as [string, bigint][]) {
@@ -230,7 +248,9 @@ export class Store {
 
   /**
    * Stops running recorders (each stores what it received first), waits for queued work and
-   * closes the store. Answers how many received sets the recorders could not store (0: all of it).
+   * closes the store. Answers how many received sets the recorders did not store (0: all of it):
+   * those a last write could not store, and those dropped while the file stayed busy (each
+   * recorder's `pending` and `dropped` tell them apart).
    */
   close(): Promise<number> {
     // A second call (at once, or later) answers when the first has closed the store.
@@ -240,7 +260,10 @@ export class Store {
 
   async #close(): Promise<number> {
     await Promise.all([...this.#recorders].map((recorder) => recorder.stop()));
-    const unstored = [...this.#recorders].reduce((sum, recorder) => sum + recorder.pending, 0);
+    const unstored = [...this.#recorders].reduce(
+      (sum, recorder) => sum + recorder.pending + recorder.dropped,
+      0,
+    );
     this.#recorders.clear();
     this.#closed = true;
     const opening = this.#opening;
@@ -265,11 +288,8 @@ export class Store {
   }
 
   async #connect(): Promise<SharedFile> {
-    const file = new SharedFile(await loadDuckDB(), this.path, this.wait * 1000);
-    // Opened once now, so a file that cannot be opened (not a database, no folder) fails here.
-    await file.use(async () => undefined);
-    // Staging files of loads killed without `resume` go now, not at the next load (which may never come).
-    await sweepStaging(file);
+    // Joins this process's open of the file; nothing waits here: each call waits its own wait.
+    const file = await SharedFile.open(await loadDuckDB(), this.path, this.wait * 1000);
     this.#file = file;
     return file;
   }

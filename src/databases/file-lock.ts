@@ -72,10 +72,12 @@ export async function withFileLock<T>(
       // Stale by time, but proper-lockfile cannot remove a folder that holds holder.json.
       if (code === 'ENOTEMPTY') {
         const staleMs = options.stale ?? 10_000;
-        await takeOver(lockPath, async () => {
+        const removed = await takeOver(lockPath, async () => {
           const info = await stat(lockPath).catch(() => undefined);
           return info !== undefined && Date.now() - info.mtimeMs > staleMs;
         });
+        // Another waiter's take-over guard (or one left by a killed process): wait, never spin.
+        if (!removed) await pause();
         continue;
       }
       if (code !== 'ELOCKED') throw error;
@@ -84,10 +86,11 @@ export async function withFileLock<T>(
         continue;
       if (holder && isDeadHere(holder)) {
         // Checked again under the takeover guard, so a lock taken meanwhile is left alone.
-        await takeOver(lockPath, async () => {
+        const removed = await takeOver(lockPath, async () => {
           const again = await readHolder(holderPath);
           return again !== undefined && again.pid === holder.pid && again.since === holder.since;
         });
+        if (!removed) await pause();
         continue;
       }
       if (Date.now() >= deadline) {
@@ -97,8 +100,7 @@ export async function withFileLock<T>(
           holder,
         );
       }
-      // Short, jittered polls: a busy writer releases and retakes the lock within milliseconds.
-      await new Promise((done) => setTimeout(done, 1 + Math.random() * 4));
+      await pause();
     }
   }
   try {
@@ -115,6 +117,11 @@ export async function withFileLock<T>(
     await keepingMtime(lockPath, () => unlink(holderPath)).catch(() => undefined);
     await release().catch(() => undefined);
   }
+}
+
+/** Short, jittered polls: a busy writer releases and retakes the lock within milliseconds. */
+function pause(): Promise<void> {
+  return new Promise((done) => setTimeout(done, 1 + Math.random() * 4));
 }
 
 /**

@@ -10,8 +10,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { Cloud } from '../../src/cloud/index.js';
 import { openStore } from '../../src/data/index.js';
-import { withFileLock } from '../../src/databases/file-lock.js';
 import { startChild } from '../support/child-lines.js';
+import { holdFile } from '../support/hold-file.js';
 import { useSandbox } from '../support/sandbox.js';
 
 const cli = new URL('../../dist/cli.js', import.meta.url).pathname;
@@ -97,26 +97,19 @@ it('records several projects into one table, and says so when what it received c
   for (let i = 1; i <= 2; i++) await b.setVar('lives', i);
   await run.until((line) => /game-a: stored 3 · .* \| game-b: stored 2 · /.test(line));
 
-  // Another process keeps the file (here: its lock) longer than the recorder's --wait of 1 s.
-  let release = () => {};
-  let held = false;
-  const holding = withFileLock(file, { timeout: 10_000, who: 'the test' }, async () => {
-    held = true;
-    await new Promise<void>((resolve) => {
-      release = resolve;
-    });
-  });
-  await run.until(() => held);
+  // Another process keeps the file (here: this one, DuckDB's lock) longer than the recorder's --wait of 1 s.
+  const release = await holdFile(file);
   await a.setVar('level', 4);
   await run.until((line) => line.startsWith('error (game-a): '));
   run.proc.kill('SIGINT');
   expect((await run.exited).code).toBe(1);
   release();
-  await holding;
   await Promise.all([a.disconnect(), b.disconnect()]);
   const last = run.lines.at(-1)!;
   expect(last).toMatch(
-    new RegExp(`^stopped: 1 received sets could NOT be stored in ${file} \\(last error: .*stayed busy`),
+    new RegExp(
+      `^stopped: 1 received sets could NOT be stored in ${file}: 1 left unwritten \\(last error: .*stayed busy`,
+    ),
   );
   expect(run.lines.join('\n')).not.toContain('everything received is stored');
 

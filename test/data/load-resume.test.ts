@@ -9,6 +9,7 @@ import { readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { openStore } from '../../src/data/index.js';
+import { stagingFolder } from '../../src/data/staged-load.js';
 import { bundleChild, projectTempDir } from '../support/bundle-child.js';
 
 const TOTAL = 2000;
@@ -76,6 +77,6 @@ it('goes on from the next page after the loading process is killed: no gap, no d
   expect(rows.length).toBe(TOTAL);
   expect(rows.every((r, i) => r.n === i + 1 && r.copies === 1)).toBe(true);
   // A finished walk is forgotten with its staging file: loading it again would start it again.
-  expect(readdirSync(`${file}.loads`)).toEqual([]);
+  expect(readdirSync(stagingFolder(file))).toEqual([]);
   await after.close();
 });

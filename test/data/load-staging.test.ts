@@ -9,6 +9,7 @@ import { readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { openStore, StoreBusyError } from '../../src/data/index.js';
+import { stagingFolder } from '../../src/data/staged-load.js';
 import { bundleChild, projectTempDir } from '../support/bundle-child.js';
 import { type LinesChild, startChild } from '../support/child-lines.js';
 
@@ -43,7 +44,7 @@ function more(loader: LinesChild, seen: number): Promise<void> {
 }
 
 function staged(file: string, prefix: string): string[] {
-  return readdirSync(`${file}.loads`).filter((name) => name.startsWith(prefix));
+  return readdirSync(stagingFolder(file)).filter((name) => name.startsWith(prefix));
 }
 
 it('a load killed without resume leaves its staging file only until the store opens; a live load’s and a walk’s stay', {

@@ -13,7 +13,7 @@ import { Cloud } from '../../src/cloud/index.js';
 import { openStore } from '../../src/data/index.js';
 import { bundleChild, projectTempDir } from '../support/bundle-child.js';
 import { startChild } from '../support/child-lines.js';
-import { useSandbox } from '../support/sandbox.js';
+import { recorderChildEnv, useSandbox } from '../support/sandbox.js';
 
 const cli = new URL('../../dist/cli.js', import.meta.url).pathname;
 const ctx = useSandbox();
@@ -107,13 +107,7 @@ it('a recorder killed with SIGKILL and started again stores every set the log ho
 }, async () => {
   const file = join(dir, 'killed.duckdb');
   const project = ctx.sandbox.cloudProjectId;
-  const account = ctx.sandbox.accounts[1]!;
-  const env = {
-    ...process.env,
-    SANDBOX_HOSTS: JSON.stringify(ctx.sandbox.hosts),
-    SANDBOX_USER: account.username,
-    SANDBOX_PASSWORD: account.password,
-  };
+  const env = recorderChildEnv(ctx.sandbox);
   const writer = (await ctx.login(0)).cloud(project);
   const run = () => start([children['recorder-child']!, file, String(project)], env);
 

@@ -7,6 +7,7 @@ import { existsSync, readdirSync, readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { LiveQuery, openStore, type Store } from '../../src/data/index.js';
+import { stagingFolder } from '../../src/data/staged-load.js';
 import { RecordList } from '../../src/index.js';
 import { useSandbox } from '../support/sandbox.js';
 import { useTempStore } from '../support/temp-store.js';
@@ -314,7 +315,7 @@ describe('close during a load', () => {
     }
     await expect(other.load('t', rows())).rejects.toThrow(/is closed/);
     await closing;
-    expect(readdirSync(`${file}.loads`)).toEqual([]);
+    expect(readdirSync(stagingFolder(file))).toEqual([]);
     const again = await openStore(file);
     expect((await again.query('select count(*)::int as n from t'))[0]).toEqual({ n: 1 });
     await again.close();

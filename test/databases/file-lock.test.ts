@@ -1,5 +1,6 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { spawnSync } from 'node:child_process';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { withFileLock } from '../../src/databases/file-lock.js';
@@ -20,5 +21,30 @@ describe('withFileLock', () => {
       return 'done';
     });
     expect(result).toBe('done');
+  });
+
+  it('waits for a dead holder’s lock with a take-over guard left beside it without spinning', {
+    timeout: 20_000,
+  }, async () => {
+    const folder = await mkdtemp(join(tmpdir(), 'file-lock-'));
+    folders.push(folder);
+    const path = join(folder, 'db.json');
+    // A lock whose holder is a process that has exited, and a fresh guard a killed waiter left.
+    const dead = spawnSync(process.execPath, ['-e', '0']).pid!;
+    await mkdir(`${path}.lock`);
+    await writeFile(
+      join(`${path}.lock`, 'holder.json'),
+      JSON.stringify({ pid: dead, host: hostname(), since: new Date().toISOString() }),
+    );
+    await mkdir(`${path}.lock.takeover`);
+    const wall = Date.now();
+    const cpu = process.cpuUsage();
+    const result = await withFileLock(path, { timeout: 15_000, who: 'test' }, async () => 'taken');
+    const used = process.cpuUsage(cpu);
+    const elapsed = Date.now() - wall;
+    expect(result).toBe('taken');
+    // The guard counts as left behind after 5 s; meanwhile the waiter polls (before: it spun, 94% of a core).
+    expect(elapsed).toBeGreaterThanOrEqual(5000);
+    expect((used.user + used.system) / 1000).toBeLessThan(elapsed / 4);
   });
 });

@@ -343,10 +343,12 @@ it('runs every script block against the sandbox in one process that then ends by
       '--sandbox',
     ],
     process.env,
-    dir,
+    { cwd: dir },
   );
   await recorder.until((line) => line === 'Ctrl-C stops', 60_000);
-  const runner = startChild([join(work, 'run-blocks.mjs'), join(work, 'plan.json')], process.env, dir);
+  const runner = startChild([join(work, 'run-blocks.mjs'), join(work, 'plan.json')], process.env, {
+    cwd: dir,
+  });
   const ended = await Promise.race([
     runner.exited,
     new Promise<'still running'>((resolve) => setTimeout(() => resolve('still running'), 380_000).unref()),
@@ -386,7 +388,9 @@ it('the runner reports a block that never finishes and one that leaves a handle 
     settleMs: 1_000,
   };
   writeFileSync(join(dir, 'plan.json'), JSON.stringify(plan));
-  const runner = startChild([join(work, 'run-blocks.mjs'), join(dir, 'plan.json')], process.env, dir);
+  const runner = startChild([join(work, 'run-blocks.mjs'), join(dir, 'plan.json')], process.env, {
+    cwd: dir,
+  });
   expect(await runner.exited).toEqual({ code: 1, signal: null });
   const ran = byBlock(runner.lines.join('\n'));
   expect(ran.get('waits forever')).toEqual({ out: '', outcome: 'hang (not done within 1000 ms)' });

@@ -1,5 +1,5 @@
 /**
- * Soak test (issue 10 §6), not part of `npm test`: `npm run soak -- --duration 10m`.
+ * Soak test (issue 10 §6), not part of `npm test`: `npm run soak -- --duration 10m` (through `run.ts`).
  *
  * On the sandbox's alternate cloud endpoint, through a TCP proxy: a `CloudRequests` host, a
  * `CloudEvents` listener and `--clients` (50) simulated projects (test/support/project-simulator.ts)

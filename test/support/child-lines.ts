@@ -1,5 +1,5 @@
 /** A child process of a test whose output lines are kept, with a wait for a line that passes a check. */
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, type SpawnOptions, spawn } from 'node:child_process';
 
 export interface LinesChild {
   proc: ChildProcess;
@@ -11,9 +11,13 @@ export interface LinesChild {
   stderr(): string;
 }
 
-/** Runs `node args…` (in `cwd`, else this process's) with its output kept as lines. */
-export function startChild(args: string[], env: NodeJS.ProcessEnv = process.env, cwd?: string): LinesChild {
-  const proc = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'], env, cwd });
+/** Runs `node args…` with its output kept as lines (`options`: another folder or user). */
+export function startChild(
+  args: string[],
+  env: NodeJS.ProcessEnv = process.env,
+  options: Pick<SpawnOptions, 'cwd' | 'uid' | 'gid'> = {},
+): LinesChild {
+  const proc = spawn(process.execPath, args, { ...options, stdio: ['ignore', 'pipe', 'pipe'], env });
   const lines: string[] = [];
   let stderr = '';
   let rest = '';

@@ -2,8 +2,9 @@
  * The process that the resume test kills: it loads a paged walk of `total` records (40 a page,
  * each page a little slow, like the service) into table `walk` of the DuckDB file given as its
  * argument, with `resume: true` (or what the fourth argument says: `false`, or a walk's name) and
- * no key (so a duplicate would show), and prints `stored N` after each page is committed, then
- * `done R FROM` (records stored by this run, resumed from); a failed load prints `failed NAME:
+ * no key (so a duplicate would show), and prints `stored N` after each page is committed, `walked
+ * N` when the walk is staged (its move-in comes next), then `done R FROM` (records stored by this
+ * run, resumed from); a failed load prints `failed NAME:
  * MESSAGE` and exits with 1.
  */
 import { openStore } from '../../src/data/index.js';
@@ -31,7 +32,7 @@ const result = await store
     key: false,
     resume,
     onProgress: (p) => {
-      if (!p.done) process.stdout.write(`stored ${p.rows}\n`);
+      process.stdout.write(p.done ? `walked ${p.rows}\n` : `stored ${p.rows}\n`);
     },
   })
   .catch(async (error: Error) => {

@@ -55,3 +55,14 @@ export function useSandbox(options: SandboxOptions = {}): SandboxFixture {
   };
   return fixture;
 }
+
+/** The environment `recorder-child.ts` logs in with: the sandbox's hosts and its second demo account. */
+export function recorderChildEnv(sandbox: Sandbox): NodeJS.ProcessEnv {
+  const account = sandbox.accounts[1]!;
+  return {
+    ...process.env,
+    SANDBOX_HOSTS: JSON.stringify(sandbox.hosts),
+    SANDBOX_USER: account.username,
+    SANDBOX_PASSWORD: account.password,
+  };
+}

@@ -1,0 +1,440 @@
+/**
+ * The shared store's promises under faults, with real processes: loads SIGKILLed at many moments
+ * (their move-in included) and run again; a holder stopped with SIGSTOP while others wait; loads
+ * that stage different types for one column at once; a relative path after `chdir`; odd paths;
+ * two users' in-memory loads; each call's own wait. Invariants are checked, not timings.
+ * `STORE_FAULT_KILLS` sets how many kill points the load test tries (`npm run soak` tries more).
+ */
+import {
+  chmodSync,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DuckDBInstance } from '@duckdb/node-api';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { Cloud } from '../../src/cloud/index.js';
+import { openStore, Store, StoreBusyError } from '../../src/data/index.js';
+import { stagingFolder } from '../../src/data/staged-load.js';
+import { bundleChild, projectTempDir } from '../support/bundle-child.js';
+import { type LinesChild, startChild } from '../support/child-lines.js';
+import { recorderChildEnv, useSandbox } from '../support/sandbox.js';
+
+const KILLS = Number(process.env.STORE_FAULT_KILLS ?? 18);
+/** Records of the killed walk (40 a page). */
+const WALK = 4000;
+const cli = new URL('../../dist/cli.js', import.meta.url).pathname;
+const ctx = useSandbox();
+let dir: string;
+let loadChild: string;
+let recorderChild: string;
+let faultChild: string;
+const started: LinesChild[] = [];
+
+beforeAll(async () => {
+  dir = projectTempDir('store-faults-');
+  // Readable by the second user of the in-memory test (its child script is here).
+  chmodSync(dir, 0o755);
+  loadChild = await bundleChild('data-load-child', dir, ['@duckdb/node-api']);
+  faultChild = await bundleChild('store-fault-child', dir, ['@duckdb/node-api']);
+  recorderChild = await bundleChild('recorder-child', dir, ['@duckdb/node-api']);
+});
+afterAll(() => {
+  for (const { proc } of started) {
+    if (proc.exitCode === null && proc.signalCode === null) {
+      proc.kill('SIGCONT');
+      proc.kill('SIGKILL');
+    }
+  }
+  rmSync(dir, { recursive: true, force: true });
+});
+
+function run(args: string[], options: { uid?: number; gid?: number } = {}): LinesChild {
+  const child = startChild(args, process.env, options);
+  started.push(child);
+  return child;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Rows and distinct `n` of table `walk` of `file` (read with DuckDB itself, not the store). */
+async function walkRows(file: string): Promise<{ rows: number; distinct: number }> {
+  const instance = await DuckDBInstance.create(file, { access_mode: 'READ_ONLY' });
+  try {
+    const connection = await instance.connect();
+    try {
+      const exists = await connection.runAndReadAll(
+        "SELECT count(*) FROM duckdb_tables() WHERE table_name = 'walk'",
+      );
+      if (Number(exists.getRows()[0]![0]) === 0) return { rows: 0, distinct: 0 };
+      const reader = await connection.runAndReadAll('SELECT count(*), count(DISTINCT n) FROM walk');
+      const [rows, distinct] = reader.getRows()[0] as [bigint, bigint];
+      return { rows: Number(rows), distinct: Number(distinct) };
+    } finally {
+      connection.closeSync();
+    }
+  } finally {
+    instance.closeSync();
+  }
+}
+
+it(`a keyless resumable load SIGKILLed at ${KILLS} moments, its move-in included, and run again stores every row once`, {
+  timeout: 20_000 + KILLS * 6000,
+}, async () => {
+  // A store with history, so that the move-in's turn (its checkpoint) takes a while, as on a real file.
+  const template = join(dir, 'template.duckdb');
+  const seeding = await DuckDBInstance.create(template);
+  const seed = await seeding.connect();
+  await seed.run("CREATE TABLE history AS SELECT range AS n, 'entry ' || range AS label FROM range(1000000)");
+  seed.closeSync();
+  seeding.closeSync();
+
+  // One load unharmed, to learn how long its move-in and clean-up take here: the kills after the
+  // walk are spread over that time.
+  const calibration = join(dir, 'calibration.duckdb');
+  copyFileSync(template, calibration);
+  const whole = run([loadChild, calibration, String(WALK), '0', 'true']);
+  await whole.until((line) => line.startsWith('walked '));
+  const walked = Date.now();
+  expect((await whole.exited).code, whole.stderr()).toBe(0);
+  const moveMs = Date.now() - walked;
+
+  const phases = { walking: 0, staged: 0, movedNotCleaned: 0, finished: 0 };
+  const afterWalk = KILLS - Math.ceil(KILLS / 3);
+  let checked = 0;
+  for (let point = 0; point < KILLS; point++) {
+    const file = join(dir, `kill-${point}.duckdb`);
+    copyFileSync(template, file);
+    const loader = run([loadChild, file, String(WALK), '0', 'true']);
+    // A third of the kills land in the walk, the rest after it, spread over its move-in and clean-up.
+    if (point % 3 === 0) {
+      const at = Math.floor(((point / 3 + 1) * WALK) / (KILLS / 3 + 2));
+      await loader.until((line) => line.startsWith('stored ') && Number(line.slice(7)) >= at);
+    } else {
+      await loader.until((line) => line.startsWith('walked ') || line.startsWith('done '));
+      const nth = point - Math.ceil(point / 3);
+      await sleep((moveMs * nth) / afterWalk);
+    }
+    loader.proc.kill('SIGKILL');
+    await loader.exited;
+    const staging = existsSync(stagingFolder(file))
+      ? readdirSync(stagingFolder(file)).filter(
+          (name) => name.startsWith('walk-') && name.endsWith('.duckdb'),
+        )
+      : [];
+    const before = await walkRows(file);
+    if (staging.length === 0) {
+      // Killed after the load was done (its staging file removed): run again, it would be a new
+      // load (a finished walk is forgotten), so the rows are checked as they are.
+      phases.finished++;
+      expect(before).toEqual({ rows: WALK, distinct: WALK });
+      checked += WALK;
+      rmSync(file, { force: true });
+      continue;
+    }
+    if (before.rows === WALK) phases.movedNotCleaned++;
+    else if (loader.lines.some((line) => line.startsWith('walked '))) phases.staged++;
+    else phases.walking++;
+
+    const again = run([loadChild, file, String(WALK), '0', 'true']);
+    expect((await again.exited).code, again.stderr()).toBe(0);
+    expect(await walkRows(file), `killed at point ${point}, ${JSON.stringify(phases)}`).toEqual({
+      rows: WALK,
+      distinct: WALK,
+    });
+    expect(readdirSync(stagingFolder(file)).filter((name) => name.startsWith('walk-'))).toEqual([]);
+    checked += WALK;
+    rmSync(file, { force: true });
+    rmSync(`${file}.loads`, { recursive: true, force: true });
+  }
+  console.info(
+    `store faults: ${KILLS} kill points (${phases.walking} in the walk, ${phases.staged} staged, ` +
+      `${phases.movedNotCleaned} moved in but not cleaned up, ${phases.finished} after the end; ` +
+      `the move-in and clean-up took ${moveMs} ms); ${checked} rows checked`,
+  );
+});
+
+it('a holder stopped with SIGSTOP for 15 s keeps the file: others wait or get a StoreBusyError naming it; resumed, it goes on without an error', {
+  timeout: 60_000,
+}, async () => {
+  const file = join(dir, 'stopped.duckdb');
+  const holder = run([faultChild, 'turns', file]);
+  await holder.until((line) => line.startsWith('released '));
+  const seen = holder.lines.length;
+  await holder.until((line) => line.startsWith('holding ') && holder.lines.indexOf(line) >= seen);
+  holder.proc.kill('SIGSTOP');
+  const stoppedAt = Date.now();
+
+  // A call with a short wait fails, naming the stopped holder.
+  const impatient = new Store(file, { wait: 1 });
+  const busy = await impatient.query('SELECT 1').catch((error: unknown) => error);
+  expect(busy).toBeInstanceOf(StoreBusyError);
+  expect((busy as StoreBusyError).holder).toMatchObject({ pid: holder.proc.pid, state: 'stopped' });
+  expect((busy as Error).message).toContain(`kill -CONT ${holder.proc.pid}`);
+  await impatient.close();
+
+  // A patient one waits past the old 10 s take-over, and gets the file once the holder has resumed.
+  const patient = new Store(file, { wait: 40 });
+  const answer = patient.query<{ n: number }>('SELECT count(*)::INTEGER AS n FROM turns');
+  await sleep(15_000 - (Date.now() - stoppedAt));
+  holder.proc.kill('SIGCONT');
+  const [{ n }] = await answer;
+  expect(n).toBeGreaterThanOrEqual(1);
+  await patient.close();
+  const resumed = holder.lines.length;
+  await holder.until((line) => line.startsWith('released ') && holder.lines.indexOf(line) >= resumed);
+  holder.proc.kill('SIGTERM');
+  expect((await holder.exited).code, holder.stderr()).toBe(0);
+  expect(holder.lines.filter((line) => line.startsWith('error'))).toEqual([]);
+  // Every turn it finished is in the file: nobody else wrote over it meanwhile.
+  const turns = Number(holder.lines.at(-1)!.slice(5));
+  const store = await openStore(file);
+  const [row] = await store.query<{ n: number; top: number }>(
+    'SELECT count(*)::INTEGER AS n, max(n)::INTEGER AS top FROM turns',
+  );
+  expect(row).toEqual({ n: turns, top: turns });
+  await store.close();
+});
+
+it('each call waits its own wait: one made later than another fails later too', {
+  timeout: 30_000,
+}, async () => {
+  const file = join(dir, 'waits.duckdb');
+  const holder = run([faultChild, 'hold', file]);
+  await holder.until((line) => line === 'held');
+  const store = new Store(file, { wait: 2 });
+  const first = store.query('SELECT 1').catch((error: unknown) => error);
+  await sleep(1500);
+  const later = Date.now();
+  const second = await store.query('SELECT 2').catch((error: unknown) => error);
+  const waited = Date.now() - later;
+  expect(await first).toBeInstanceOf(StoreBusyError);
+  expect(second).toBeInstanceOf(StoreBusyError);
+  // Its whole 2 s, not what was left of the first call's.
+  expect(waited).toBeGreaterThanOrEqual(2000);
+  expect((second as StoreBusyError).holder?.pid).toBe(holder.proc.pid);
+  holder.proc.kill('SIGKILL');
+  await holder.exited;
+  // The holder died: the file is free at once, nothing to clean up.
+  expect(await store.query('SELECT 3 AS n')).toEqual([{ n: 3 }]);
+  await store.close();
+});
+
+it('two stores of one process, and two names of one file, share one open of it', async () => {
+  const folder = join(dir, 'names');
+  mkdirSync(folder);
+  const file = join(folder, 'one.duckdb');
+  symlinkSync(folder, join(dir, 'other-name'));
+  const a = await openStore(file);
+  const b = await openStore(join(dir, 'other-name', 'one.duckdb'), { wait: 5 });
+  await Promise.all([
+    a.load(
+      't',
+      Array.from({ length: 500 }, (_, i) => ({ id: i, by: 'a' })),
+    ),
+    b.load(
+      'u',
+      Array.from({ length: 500 }, (_, i) => ({ id: i, by: 'b' })),
+    ),
+    ...Array.from({ length: 20 }, (_, i) => (i % 2 ? a : b).query('SELECT 1')),
+  ]);
+  await a.close();
+  expect(
+    await b.query('SELECT (SELECT count(*) FROM t)::INTEGER AS t, (SELECT count(*) FROM u)::INTEGER AS u'),
+  ).toEqual([{ t: 500, u: 500 }]);
+  await b.close();
+});
+
+it('loads that stage different types for one column at once all move in: the column widens', async () => {
+  const store = await openStore(join(dir, 'widen.duckdb'));
+  // Both walks start (and read the table's columns) before either moves in.
+  let open!: () => void;
+  const gate = new Promise<void>((resolve) => {
+    open = resolve;
+  });
+  let waiting = 0;
+  async function* records(values: unknown[]) {
+    if (++waiting === 2) open();
+    await gate;
+    for (const [i, level] of values.entries()) yield { n: i, level };
+  }
+  await Promise.all([
+    store.load('levels', records([1, 2, 3]), { key: false }),
+    store.load('levels', records(['high', 'low']), { key: false }),
+  ]);
+  const rows = await store.query('SELECT level FROM levels ORDER BY level');
+  expect(rows.map((row) => row.level)).toEqual(['1', '2', '3', 'high', 'low']);
+  await store.close();
+});
+
+it('a relative path is resolved when the store opens: a chdir later changes nothing', async () => {
+  const home = join(dir, 'home');
+  const elsewhere = join(dir, 'elsewhere');
+  mkdirSync(home);
+  mkdirSync(elsewhere);
+  const child = startChild([faultChild, 'chdir', 'rel.duckdb', elsewhere], process.env, { cwd: home });
+  started.push(child);
+  expect((await child.exited).code, child.stderr()).toBe(0);
+  expect(child.lines).toEqual(['rows 2']);
+  expect(readdirSync(elsewhere)).toEqual([]);
+  expect(new Store('x.duckdb').path).toBe(join(process.cwd(), 'x.duckdb'));
+});
+
+it('odd paths work, resumable loads included; a path DuckDB cannot keep ("?") is refused at once', async () => {
+  for (const name of ["it's #1 [a*b] 100% é.duckdb", 'space and, comma;.duckdb']) {
+    const folder = join(dir, `odd ${name}`);
+    mkdirSync(folder);
+    const store = await openStore(join(folder, name));
+    await store.load('t', [{ id: 1 }, { id: 2 }]);
+    await store.load('t', [{ id: 3 }], { resume: 'more' });
+    expect(await store.query('SELECT count(*)::INTEGER AS n FROM t')).toEqual([{ n: 3 }]);
+    await store.close();
+  }
+  expect(() => new Store(join(dir, 'what?.duckdb'))).toThrow(RangeError);
+  expect(() => new Store(join(dir, 'a?b', 'x.duckdb'))).toThrow(/cannot keep a store whose path holds "\?"/);
+});
+
+it('a store in a folder this user may not write is read (DuckDB opens it read-only)', async () => {
+  const folder = join(dir, 'read-only');
+  mkdirSync(folder);
+  const store = await openStore(join(folder, 'shared.duckdb'));
+  await store.load('t', [{ id: 1 }, { id: 2 }]);
+  await store.close();
+  // The folder and the file are another user's (this one's, root's): nobody may read, not write.
+  chmodSync(folder, 0o755);
+  const reader = run([faultChild, 'read', join(folder, 'shared.duckdb')], { uid: 65534, gid: 65534 });
+  expect((await reader.exited).code, reader.stderr()).toBe(0);
+  expect(reader.lines).toEqual(['rows 2']);
+});
+
+it('two users load into in-memory stores, and into one store file: each stages in a folder of its own that others cannot read', async () => {
+  const mine = await openStore();
+  await mine.load('t', [{ id: 1 }]);
+  await mine.close();
+  const uid = process.getuid!();
+  expect(statSync(join(tmpdir(), `scratchlab-loads-${uid}`)).mode & 0o777).toBe(0o700);
+  // A second user (nobody) loads too: its own folder, not ours.
+  const other = run([faultChild, 'load'], { uid: 65534, gid: 65534 });
+  expect((await other.exited).code, other.stderr()).toBe(0);
+  expect(other.lines).toEqual(['loaded 1000']);
+  const theirs = join(tmpdir(), 'scratchlab-loads-65534');
+  expect(statSync(theirs).uid).toBe(65534);
+  expect(statSync(theirs).mode & 0o777).toBe(0o700);
+
+  // And one store file both may write: each stages in a folder of its own beside it.
+  const folder = join(dir, 'two-users');
+  mkdirSync(folder);
+  chmodSync(folder, 0o777);
+  const file = join(folder, 'shared.duckdb');
+  const store = await openStore(file);
+  await store.load('t', [{ id: 1000 }]);
+  await store.close();
+  chmodSync(file, 0o666);
+  const second = run([faultChild, 'load', file], { uid: 65534, gid: 65534 });
+  expect((await second.exited).code, second.stderr()).toBe(0);
+  expect(second.lines).toEqual(['loaded 1000']);
+  expect(readdirSync(`${file}.loads`).sort()).toEqual([`u${uid}`, 'u65534']);
+  expect(statSync(join(`${file}.loads`, 'u65534')).mode & 0o777).toBe(0o700);
+  const after = await openStore(file);
+  expect(await after.query('SELECT count(*)::INTEGER AS n FROM t')).toEqual([{ n: 1001 }]);
+  await after.close();
+});
+
+it('a recorder whose file is held for longer than its buffer lasts drops, counts and says so: stored + dropped = received, exit 1', {
+  timeout: 60_000,
+}, async () => {
+  const file = join(dir, 'dropped.duckdb');
+  const host = ctx.sandbox.alternateCloudHost;
+  const recorder = run([
+    cli,
+    'record',
+    'game-d',
+    '--db',
+    file,
+    '--host',
+    host,
+    '--contact',
+    '@t',
+    '--wait',
+    '1',
+    '--buffer',
+    '20',
+  ]);
+  await recorder.until((line) => line === 'Ctrl-C stops');
+  const holder = run([faultChild, 'hold', file]);
+  await holder.until((line) => line === 'held');
+  const writer = Cloud.alternate('game-d', { host, purpose: 'tests', contact: '@t', username: 'writer-d' });
+  for (let i = 1; i <= 50; i++) await writer.setVar('score', i);
+  // The buffer holds 20 (a write under way included): 30 were dropped, and counted.
+  await recorder.until((line) => /^stored 0 · live 50 · .*DROPPED 30\b/.test(line));
+  holder.proc.kill('SIGKILL');
+  await holder.exited;
+  await recorder.until((line) => /^stored 20 · live 50 /.test(line));
+  recorder.proc.kill('SIGINT');
+  expect((await recorder.exited).code).toBe(1);
+  await writer.disconnect();
+  expect(recorder.lines.at(-1)).toMatch(
+    new RegExp(
+      `^stopped: 30 received sets could NOT be stored in ${file}: 30 dropped while the file stayed busy \\(last error: `,
+    ),
+  );
+  const store = await openStore(file);
+  const [row] = await store.query<{ n: number; distinct: number }>(
+    'SELECT count(*)::INTEGER AS n, count(DISTINCT value)::INTEGER AS distinct FROM cloud_activity',
+  );
+  expect(row).toEqual({ n: 20, distinct: 20 });
+  await store.close();
+});
+
+it('two recorders of one project on one file started together: one records, the other fails naming it; each entry is stored once', {
+  timeout: 60_000,
+}, async () => {
+  const file = join(dir, 'two-recorders.duckdb');
+  const project = ctx.sandbox.cloudProjectId;
+  const env = recorderChildEnv(ctx.sandbox);
+  const [a, b] = [0, 1].map(() => {
+    const child = startChild([recorderChild, file, String(project)], env);
+    started.push(child);
+    return child;
+  }) as [LinesChild, LinesChild];
+  const outcome = await Promise.race([
+    a.exited.then(() => ({ lost: a, won: b })),
+    b.exited.then(() => ({ lost: b, won: a })),
+  ]);
+  expect(outcome.lost.stderr()).toMatch(
+    new RegExp(
+      `RecorderBusyError: project ${project} is already being recorded into table "cloud_activity" of .* by process ${outcome.won.proc.pid}`,
+    ),
+  );
+  await outcome.won.until((line) => line.startsWith('recording '));
+  const writer = (await ctx.login(0)).cloud(project);
+  for (let i = 1; i <= 20; i++) await writer.setVar('twice', i);
+  const store = new Store(file);
+  // Every set is in, and its log entry merged with it (the log was read after it).
+  const deadline = Date.now() + 30_000;
+  const both = async () =>
+    (
+      await store.query<{ n: number }>(
+        "SELECT count(DISTINCT value)::INTEGER AS n FROM cloud_activity WHERE name = 'twice' AND source = 'both'",
+      )
+    )[0]!.n;
+  while ((await both()) < 20) {
+    if (Date.now() > deadline)
+      throw new Error('the sets were not all stored and merged with the log in 30 s');
+    await sleep(100);
+  }
+  outcome.won.proc.kill('SIGINT');
+  await outcome.won.exited;
+  const rows = await store.query(
+    "SELECT value, count(*)::INTEGER AS n FROM cloud_activity WHERE name = 'twice' GROUP BY 1 ORDER BY value::INTEGER",
+  );
+  expect(rows).toEqual(Array.from({ length: 20 }, (_, i) => ({ value: String(i + 1), n: 1 })));
+  await store.close();
+  await writer.disconnect();
+});
