@@ -43,8 +43,54 @@ export function parseHtml(html: string): HtmlDocument {
   if (typeof html !== 'string') throw new TypeError('html must be a string');
   const options = { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true };
   const handler = new DepthLimitedHandler();
-  new Parser(handler, options).end(html);
+  new CellScopedParser(handler, html, options).end(html);
   return handler.root;
+}
+
+/**
+ * Elements an end tag may not close past (HTML's "has an element in scope"): a stray `</div>`
+ * inside a table cell is ignored, as browsers ignore it. The forum's topic rows carry exactly
+ * such a tag (WIRE.md §12.7); htmlparser2 alone would close the whole table at it.
+ */
+const SCOPE_BOUNDARIES = new Set([
+  'td',
+  'th',
+  'caption',
+  'table',
+  'html',
+  'template',
+  'object',
+  'marquee',
+  'applet',
+]);
+/** End tags that belong to the table's own structure and close a cell as they should. */
+const TABLE_PARTS = new Set(['table', 'tbody', 'thead', 'tfoot', 'tr', 'td', 'th', 'caption']);
+
+/** htmlparser2's parser, ignoring an end tag whose element is open only outside the current cell. */
+class CellScopedParser extends Parser {
+  readonly #handler: DepthLimitedHandler;
+  readonly #source: string;
+
+  constructor(
+    handler: DepthLimitedHandler,
+    source: string,
+    options: ConstructorParameters<typeof Parser>[1],
+  ) {
+    super(handler, options);
+    this.#handler = handler;
+    this.#source = source;
+  }
+
+  /** @internal The whole text is parsed in one `end()`, so the indices are offsets into it. */
+  override onclosetag(start: number, endIndex: number): void {
+    const name = this.#source.slice(start, endIndex).toLowerCase();
+    if (!TABLE_PARTS.has(name) && this.#handler.closesPastScope(name)) {
+      this.endIndex = endIndex;
+      this.startIndex = endIndex + 1;
+      return;
+    }
+    super.onclosetag(start, endIndex);
+  }
 }
 
 /**
@@ -75,6 +121,17 @@ class DepthLimitedHandler extends DomHandler {
   override onclosetag(): void {
     this.#depth--;
     super.onclosetag();
+  }
+
+  /** Would an end tag `name` close elements past a scope boundary (a table cell) to reach its own? */
+  closesPastScope(name: string): boolean {
+    for (let i = this.tagStack.length - 1; i >= 0; i--) {
+      const open = this.tagStack[i]!;
+      if (!DomUtils.isTag(open)) continue;
+      if (open.name === name) return false;
+      if (SCOPE_BOUNDARIES.has(open.name)) return true;
+    }
+    return false;
   }
 }
 

@@ -59,7 +59,7 @@ export class Forums extends Resource {
   async categories(options: ForumReadOptions = {}): Promise<ForumCategory[]> {
     assertObject(options, 'options');
     const answer = await this.#get('/discuss/', undefined, options.signal);
-    return readHtmlAnswer(this.session, answer, 'GET', (html) => parseCategories(html, this.#clock()));
+    return readHtmlAnswer(this.session, answer, 'GET', (html) => parseCategories(html, this.#clock(answer)));
   }
 
   /**
@@ -75,7 +75,7 @@ export class Forums extends Resource {
       const answer = await this.#get(`/discuss/${id}/`, page, signal);
       if (!answer) return { rows: [], last: null };
       const read = readHtmlAnswer(this.session, answer, 'GET', (html) =>
-        parseTopicList(html, id, this.#clock()),
+        parseTopicList(html, id, this.#clock(answer)),
       );
       return {
         rows: this.#rowsOf(answer, page, read, read.topics, TOPICS_PER_PAGE, 'topics'),
@@ -97,7 +97,7 @@ export class Forums extends Resource {
       const answer = await this.#get(`/discuss/topic/${id}/`, page, signal);
       if (!answer) return { rows: [], last: null };
       const read = readHtmlAnswer(this.session, answer, 'GET', (html) =>
-        parsePostPage(html, id, this.#clock()),
+        parsePostPage(html, id, this.#clock(answer)),
       );
       if (page === 1 && read.posts.length === 0) {
         throw this.#unreadable(answer, 'posts (div.blockpost) on the first page');
@@ -125,8 +125,9 @@ export class Forums extends Resource {
     return readHtmlAnswer(this.session, answer, 'GET', (xml) => parseTopicFeed(xml, id));
   }
 
-  #clock(): ForumClock {
-    return { timeZone: this.#timeZone, now: Date.now() };
+  /** The clock a page is read with; the language is the one the answer says it is in. */
+  #clock(answer: HttpAnswer): ForumClock {
+    return { timeZone: this.#timeZone, now: Date.now(), language: answer.headers.get('content-language') };
   }
 
   /**
@@ -166,8 +167,11 @@ export class Forums extends Resource {
   async #get(path: string, page: undefined, signal?: AbortSignal): Promise<HttpAnswer>;
   async #get(path: string, page: number | undefined, signal?: AbortSignal): Promise<HttpAnswer | null> {
     try {
+      // English is asked for; a logged-in account's forum profile may still switch the page to
+      // its own language (WIRE.md §12.7), which the readers check.
       return await this.session.http.request(`${this.session.hosts.site}${path}`, {
         query: page === undefined ? undefined : { page },
+        headers: { 'Accept-Language': 'en' },
         signal,
       });
     } catch (error) {

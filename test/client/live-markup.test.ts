@@ -1,0 +1,198 @@
+/**
+ * The forum readers on the live site's markup: pages rendered from the forum's own templates and
+ * answers shaped after other clients' captures (`test/fixtures/live/`, sources in SOURCES.md),
+ * served by a server of the test's own over loopback and read through the real client.
+ */
+import { readFileSync } from 'node:fs';
+import { createServer, type IncomingHttpHeaders } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ApiError, Session } from '../../src/index.js';
+import { caught } from '../support/caught.js';
+import { closeLocal, listenLocal } from '../support/local-server.js';
+
+const fixture = (name: string): string =>
+  readFileSync(new URL(`../fixtures/live/${name}`, import.meta.url), 'utf8');
+
+interface Page {
+  body: string;
+  type?: string;
+  headers?: Record<string, string>;
+}
+/** What the server answers, by path (the query is ignored). */
+const pages = new Map<string, Page>();
+/** The headers of each request that reached the server, by path. */
+const seen = new Map<string, IncomingHttpHeaders>();
+const server = createServer((req, res) => {
+  const path = new URL(req.url ?? '/', 'http://x').pathname;
+  seen.set(path, req.headers);
+  const page = pages.get(path);
+  if (!page) {
+    res.writeHead(404, { 'Content-Type': 'text/html' }).end('<h1>Page not found</h1>');
+    return;
+  }
+  res
+    .writeHead(200, { 'Content-Type': page.type ?? 'text/html; charset=utf-8', ...page.headers })
+    .end(page.body);
+});
+let base = '';
+beforeAll(async () => {
+  base = await listenLocal(server);
+});
+afterAll(() => closeLocal(server));
+
+const session = () => new Session({ hosts: { site: base }, rateLimit: Infinity, retries: 0 });
+/** 11:00 on 2024-09-03 in New York: "Today", "Yesterday" and "Tomorrow" are read against it. */
+const NOW = Date.UTC(2024, 8, 3, 15, 0, 0);
+
+async function refusal(promise: PromiseLike<unknown>): Promise<ApiError> {
+  const error = await caught(Promise.resolve(promise));
+  expect(error).toBeInstanceOf(ApiError);
+  return error as ApiError;
+}
+
+/** Runs `body` with `Date.now()` at {@link NOW}, so the pages' relative days are fixed. */
+async function at<T>(body: () => PromiseLike<T>): Promise<T> {
+  const real = Date.now;
+  Date.now = () => NOW;
+  try {
+    return await body();
+  } finally {
+    Date.now = real;
+  }
+}
+
+describe('a live category page (forum.html)', () => {
+  it('reads every row despite the stray </div>, with sticky, closed, plain counts and every kind of time', async () => {
+    pages.set('/discuss/5/', { body: fixture('forum-category.html') });
+    const topics = await at(() => session().forums.topics(5));
+    expect(topics.map((t) => [t.id, t.title, t.author, t.replies, t.views, t.sticky, t.closed])).toEqual([
+      [1001, 'Read this before posting', 'mod_alice', 12, 98765, true, false],
+      [1002, 'Old rules', 'mod_bob', 3, 4321, true, true],
+      [1003, 'Add a "repeat until" & more', 'carol', 1234, 56789, false, false],
+      [1004, 'A closed idea', 'erin', 0, 7, false, true],
+      [1005, 'Across midnight', 'frank', 2, 40, false, false],
+    ]);
+    expect(topics.map((t) => [t.lastPost.id, t.lastPost.author, t.lastPost.time?.toISOString()])).toEqual([
+      [5001, 'mod_alice', '2024-09-03T14:11:12.000Z'],
+      [5002, 'mod_bob', '2024-03-05T13:00:00.000Z'],
+      [5003, 'dave', '2024-09-03T14:11:12.000Z'],
+      [5004, 'erin', '2024-09-03T03:59:59.000Z'],
+      [5005, 'grace', '2024-09-04T04:05:00.000Z'],
+    ]);
+    expect(topics[0]!.category).toBe('Suggestions');
+  });
+
+  it('reads the page count from the live pagination (‹‹ previous, page links, next ››)', async () => {
+    pages.set('/discuss/5/', { body: fixture('forum-category.html') });
+    seen.clear();
+    // Pages 2 and 3 answer 404 here: the walk asks for them because page 1 says there are 3.
+    expect(await at(() => session().forums.topics(5).all())).toHaveLength(5);
+    expect([...seen.keys()]).toEqual(['/discuss/5/']);
+  });
+
+  it('answers [] for the site\'s "Forum is empty." page, and refuses a page with no topic table or rows', async () => {
+    pages.set('/discuss/77/', { body: fixture('forum-category-empty.html') });
+    expect(await session().forums.topics(77)).toEqual([]);
+    const login =
+      '<html><body><div class="box"><div class="box-head"><h4><span>Log in</span></h4></div><form action="/login/"></form></div></body></html>';
+    pages.set('/discuss/78/', { body: login });
+    expect((await refusal(session().forums.topics(78))).reason).toMatch(/no topic table/);
+    pages.set('/discuss/79/', {
+      body: fixture('forum-category-empty.html').replace(
+        '<tr><td class="djangobbcon1" colspan="4">Forum is empty.</td></tr>',
+        '<tr><td colspan="4">Down for maintenance</td></tr>',
+      ),
+    });
+    expect((await refusal(session().forums.topics(79))).reason).toMatch(
+      /topic rows, nor the empty-forum marker/,
+    );
+  });
+
+  it('asks for English, and refuses a page in another language naming it', async () => {
+    pages.set('/discuss/6/', {
+      body: fixture('forum-category-de.html'),
+      headers: { 'Content-Language': 'de' },
+    });
+    const error = await refusal(session().forums.topics(6));
+    expect(error.reason).toMatch(
+      /it is in German \(de\) \(its topic 1003's last-post time shows "Heute 10:11:12"\)/,
+    );
+    expect(seen.get('/discuss/6/')!['accept-language']).toBe('en');
+    // Without the header, the page's own `lang` names the language.
+    pages.set('/discuss/6/', { body: fixture('forum-category-de.html') });
+    expect((await refusal(session().forums.topics(6))).reason).toMatch(/it is in German \(de\)/);
+    // Everything but the times reads in any language: the author is the name after "von".
+    pages.set('/discuss/6/', {
+      body: fixture('forum-category-de.html').replace('Heute 10:11:12', 'Sept. 3, 2024 10:11:12'),
+    });
+    expect((await session().forums.topics(6)).map((t) => [t.author, t.lastPost.author])).toEqual([
+      ['carol', 'dave'],
+    ]);
+  });
+});
+
+describe('the live forum index (index.html, forum_row.html)', () => {
+  it("reads each group's name without the toggle link, and descriptions with their inline markup's text", async () => {
+    pages.set('/discuss/', { body: fixture('forum-index.html') });
+    const categories = await at(() => session().forums.categories());
+    expect(categories.map((c) => [c.id, c.name, c.group, c.description, c.topics, c.posts])).toEqual([
+      [5, 'Announcements', 'Welcome to Scratch', 'Updates from the Scratch Team.', 123, 45678],
+      [
+        6,
+        'New Scratchers',
+        'Welcome to Scratch',
+        'A place for new Scratchers to ask questions & say hi.',
+        98765,
+        1234567,
+      ],
+      [
+        7,
+        'Help with Scripts',
+        'Making Scratch Projects',
+        'Need help? Post your scripts here.',
+        54321,
+        654321,
+      ],
+    ]);
+    expect(categories[2]!.lastPost).toEqual({
+      id: 9003,
+      author: 'helper',
+      time: new Date('2024-09-03T14:11:12Z'),
+    });
+  });
+});
+
+describe('a live topic page (topic.html)', () => {
+  it('reads the title, posts, code with its indentation, edit notes and the page count', async () => {
+    pages.set('/discuss/topic/2001/', { body: fixture('forum-topic.html') });
+    const posts = await at(() => session().forums.posts(2001));
+    expect(posts.map((p) => [p.id, p.index, p.author, p.topicTitle, p.time?.toISOString()])).toEqual([
+      [7001, 1, 'alice', 'My topic', '2024-09-03T14:00:00.000Z'],
+      [7002, 2, 'bob', 'My topic', '2024-09-03T14:11:12.000Z'],
+      [7003, 3, 'carol', 'My topic', '2024-09-04T04:05:00.000Z'],
+    ]);
+    expect(posts[0]!.text).toBe(
+      'Try this:\nwhen flag clicked\n    forever\n        move (10) steps\n    end\nIt works & loops.',
+    );
+    expect(posts[0]).toMatchObject({
+      editNote: 'Last edited by alice (Yesterday 09:30:00)',
+      editedBy: 'alice',
+      editedAt: new Date('2024-09-02T13:30:00Z'),
+    });
+    expect(posts[1]!.text).toBe('alice wrote:\nTry this\nThanks!');
+    expect(posts[2]!.text).toBe('say [Hello!] for (2) seconds');
+  });
+
+  it("reads the live feed: bare ids, the group's name first in an entry's title", async () => {
+    pages.set('/discuss/feeds/topic/2001/', {
+      body: fixture('forum-topic-feed.xml'),
+      type: 'application/atom+xml; charset=utf-8',
+    });
+    const topic = await session().forums.topic(2001);
+    expect(topic).toMatchObject({ id: 2001, title: 'My topic', category: 'Suggestions' });
+    expect(topic.posts.map((p) => [p.id, p.author, p.time?.toISOString()])).toEqual([
+      [7003, 'carol', '2024-09-04T04:05:00.000Z'],
+      [7002, 'bob', '2024-09-03T14:11:12.000Z'],
+    ]);
+  });
+});
