@@ -23,22 +23,35 @@ export const FEATURED_LABEL_CODES: Readonly<Record<FeaturedLabel, string>> = Obj
   'why-i-scratch': '4',
 });
 
-/** A profile's "About me", "What I'm working on" and featured project (`{site}/site-api/users/all/<name>/`). */
-export interface ProfileDetails {
-  username: string;
+/** The project a profile features, as `featured_project_data` describes it. */
+export interface FeaturedProjectData {
+  /** The project's id (the site writes it as a string; read as a number). */
   id: number;
-  /** "About me". */
-  bio: string;
-  /** "What I'm working on". */
-  status: string;
+  creator: string;
+  title: string;
+  /** Protocol-relative (`//uploads.scratch.mit.edu/…`), as the site writes it. */
+  thumbnail_url: string;
+  /** When the project was last changed, as the site writes it (ISO, no zone). */
+  datetime_modified: string;
+}
+
+/**
+ * A profile's featured project (`{site}/site-api/users/all/<name>/`), in the live answer's shape
+ * (WIRE.md §12.7). "About me" and "What I'm working on" are not in it: `users.get(name).profile`
+ * holds them.
+ */
+export interface ProfileDetails {
+  /** The profile's id. */
+  id: number;
+  user: { username: string; pk: number };
+  /** The user's picture, protocol-relative. */
+  thumbnail_url: string;
   /** The featured project's id; `null` means the latest shared project. */
   featured_project: number | null;
-  /** The label's code: `''` or `'0'` to `'4'` (see {@link FeaturedLabel}). */
-  featured_project_label: string;
+  /** The label's number (`null` for "Featured Project", `0` to `4`: see {@link FeaturedLabel}). */
+  featured_project_label_id: number | null;
   /** The label as the profile shows it ("Work In Progress"). */
   featured_project_label_name: string;
   /** The project the profile shows, or `null` when it has none to show. */
-  featured_project_data: { id: number; creator: string; title: string; thumbnail_url: string } | null;
-  /** Refusals of the edit's content, as the site words them; empty when it took. */
-  errors?: string[];
+  featured_project_data: FeaturedProjectData | null;
 }

@@ -350,14 +350,14 @@ export class Projects extends Resource {
   }
 
   /**
-   * Sets the project's thumbnail: PNG or JPEG bytes of at most {@link MAX_THUMBNAIL_BYTES}. Owner
-   * only.
+   * Sets the project's thumbnail: PNG, JPEG or GIF bytes (the site takes animated GIFs, WIRE.md
+   * §12.7) of at most {@link MAX_THUMBNAIL_BYTES}. Owner only.
    */
   async setThumbnail(id: number | string, image: Uint8Array): Promise<void> {
     const projectId = toId(id, 'project id');
     if (!(image instanceof Uint8Array)) throw new TypeError('image must be bytes (Uint8Array or Buffer)');
     const type = imageType(image);
-    if (type === undefined) throw new RangeError('image must be a PNG or a JPEG');
+    if (type === undefined) throw new RangeError('image must be a PNG, a JPEG or a GIF');
     if (image.byteLength > MAX_THUMBNAIL_BYTES) {
       throw new RangeError(`image must be at most ${MAX_THUMBNAIL_BYTES} bytes, got ${image.byteLength}`);
     }
@@ -602,10 +602,12 @@ function projectTitle(value: unknown): string {
 }
 
 /** The media type of PNG or JPEG bytes, by their signature; `undefined` for anything else. */
-function imageType(bytes: Uint8Array): 'image/png' | 'image/jpeg' | undefined {
+function imageType(bytes: Uint8Array): 'image/png' | 'image/jpeg' | 'image/gif' | undefined {
   const png = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
   if (bytes.length >= 8 && png.every((b, i) => bytes[i] === b)) return 'image/png';
   if (bytes.length >= 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return 'image/jpeg';
+  const head = new TextDecoder('latin1').decode(bytes.subarray(0, 6));
+  if (head === 'GIF87a' || head === 'GIF89a') return 'image/gif';
   return undefined;
 }
 

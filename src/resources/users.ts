@@ -137,23 +137,26 @@ export class Users extends Resource {
 
   // ---- profile edits of WIRE.md §12.5 (login) -----------------------------------------------------
 
-  /** A profile's "About me", "What I'm working on" and featured project with its label (no login). */
+  /**
+   * A profile's featured project with its label, as the site's profile page reads it (no login).
+   * "About me" and "What I'm working on" are in `get(username).profile`.
+   */
   async details(username: string): Promise<ProfileDetails> {
     return readProfileDetails(this.session, username);
   }
 
   /** Sets your "About me" (at most 200 characters). */
-  async setAbout(text: string): Promise<ProfileDetails> {
+  async setAbout(text: string): Promise<void> {
     return setProfileText(this.session, 'bio', text);
   }
 
   /** Sets your "What I'm working on" (at most 200 characters). */
-  async setWorkingOn(text: string): Promise<ProfileDetails> {
+  async setWorkingOn(text: string): Promise<void> {
     return setProfileText(this.session, 'status', text);
   }
 
   /** Features one of your shared projects on your profile, under a named label. */
-  async setFeatured(projectId: number | string, label?: FeaturedLabel): Promise<ProfileDetails> {
+  async setFeatured(projectId: number | string, label?: FeaturedLabel): Promise<void> {
     return setFeaturedProject(this.session, projectId, label);
   }
 

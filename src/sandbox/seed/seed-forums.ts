@@ -29,11 +29,26 @@ const AUTHORS = 60;
 const DAY = 86_400_000;
 const SPAN_DAYS = 180;
 
-/** [id, name, group, description, topics]: ids as the real site numbers its categories. */
+/**
+ * [id, name, group, description, topics]: ids as the real site numbers its categories. A
+ * description is HTML, as the site's are (`forum.description|safe`, inline markup and all).
+ */
 const CATEGORIES: readonly (readonly [number, string, string, string, number])[] = [
-  [5, 'Announcements', 'Welcome to Scratch', 'Updates from the Scratch Team.', 8],
-  [6, 'New Scratchers', 'Welcome to Scratch', 'A place for new Scratchers to say hi.', 50],
-  [7, 'Help with Scripts', 'Making Scratch Projects', 'Need help with your Scratch project?', 110],
+  [5, 'Announcements', 'Welcome to Scratch', 'Updates from the <b>Scratch Team</b>.', 8],
+  [
+    6,
+    'New Scratchers',
+    'Welcome to Scratch',
+    'A place for <a href="/discuss/6/">new Scratchers</a> to say hi.',
+    50,
+  ],
+  [
+    7,
+    'Help with Scripts',
+    'Making Scratch Projects',
+    'Need help with your <i>Scratch</i> <code>scripts</code>?',
+    110,
+  ],
   [2, 'Show and Tell', 'Making Scratch Projects', 'Tell everyone about your projects.', 70],
   [4, 'Questions about Scratch', 'About Scratch', 'Questions about the website and the editor.', 60],
   [1, 'Suggestions', 'About Scratch', 'Ideas to make Scratch better.', 90],

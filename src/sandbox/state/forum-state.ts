@@ -9,6 +9,7 @@ export interface ForumCategoryRow {
   id: number;
   name: string;
   group: string;
+  /** HTML: inline markup, as the site's descriptions have. */
   description: string;
 }
 

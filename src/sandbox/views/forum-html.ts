@@ -94,6 +94,26 @@ function pagination(current: number, pages: number): string {
   return `<div class="pagination">\n    ${parts.join('\n    ')}\n</div>`;
 }
 
+/** The box content of a list (the index's groups, a category's topics): its head and rows. */
+function listTable(heads: readonly [string, string, string], rows: string): string {
+  const [first, second, third] = heads;
+  return `<div class="box-content">
+    <table cellspacing="0">
+      <thead>
+        <tr>
+          <th class="tcl" scope="col">${first}</th>
+          <th class="tc2" scope="col">${second}</th>
+          <th class="tc3" scope="col">${third}</th>
+          <th class="tcr" scope="col">Last Post</th>
+        </tr>
+      </thead>
+      <tbody>
+${rows}
+      </tbody>
+    </table>
+  </div>`;
+}
+
 function byUser(name: string): string {
   return `<span class="byuser">by ${escapeHtml(name)}</span>`;
 }
@@ -127,7 +147,7 @@ export function forumIndexHtml(
         <h3><a href="/discuss/${c.id}/">${escapeHtml(c.name)}</a>
           ${feedIcon(`/discuss/feeds/forum/${c.id}/`, 'rss')}
         </h3>
-        ${escapeHtml(c.description)}
+        ${c.description}
       </div>
     </div>
   </td>
@@ -145,21 +165,7 @@ export function forumIndexHtml(
       ${escapeHtml(group)}
     </h4>
   </div>
-  <div class="box-content">
-    <table cellspacing="0">
-      <thead>
-        <tr>
-          <th class="tcl" scope="col">Forum</th>
-          <th class="tc2" scope="col">Topics</th>
-          <th class="tc3" scope="col">Posts</th>
-          <th class="tcr" scope="col">Last Post</th>
-        </tr>
-      </thead>
-      <tbody>
-${rows.join('\n')}
-      </tbody>
-    </table>
-  </div>
+  ${listTable(['Forum', 'Topics', 'Posts'], rows.join('\n'))}
 </div>`;
   });
   return page('Discuss Scratch', `<div id="idx1" class="blocktable">\n${boxes.join('\n')}\n</div>`);
@@ -230,21 +236,7 @@ export function topicListHtml(
         <span>${escapeHtml(category.name)}</span>
       </h4>
     </div>
-    <div class="box-content">
-      <table cellspacing="0">
-        <thead>
-          <tr>
-            <th class="tcl" scope="col">Topic</th>
-            <th class="tc2" scope="col">Replies</th>
-            <th class="tc3" scope="col">Views</th>
-            <th class="tcr" scope="col">Last Post</th>
-          </tr>
-        </thead>
-        <tbody>
-${body}
-        </tbody>
-      </table>
-    </div>
+    ${listTable(['Topic', 'Replies', 'Views'], body)}
   </div>
 </div>
 ${categoryLinks('linksb', category, bar)}
