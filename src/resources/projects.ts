@@ -9,7 +9,7 @@ import { checkProject, repairProject } from '../project/project-check.js';
 import { type AssetsInput, type ProjectInput, toProjectFiles } from '../project/project-input.js';
 import { isProjectJson, type ProjectFiles, type ProjectJson } from '../project/project-json.js';
 import { stringifyJson, tryParseJson } from '../records/json.js';
-import type { Comment, Project, ProjectSaveAnswer } from '../records/records.js';
+import type { Comment, Project, ProjectSaveAnswer, Studio } from '../records/records.js';
 import {
   assertBoolean,
   assertInteger,
@@ -575,10 +575,26 @@ export class Projects extends Resource {
     return this.session.authedJson<T>(`${this.session.apiHost}/projects/${projectId}/${what}/user/${me}`);
   }
 
+  /**
+   * The studios the project is in (`{api}/users/<author>/projects/<id>/studios`, as
+   * scratchattach's `Project.studios` reads them), 40 a page. `author` saves the request that
+   * looks the author up.
+   */
+  studios(id: number | string, options: CommentListOptions = {}): PagedList<Studio> {
+    const { author, ...rest } = options ?? {};
+    const projectId = toId(id, 'project id');
+    return this.list<Studio>(async () => `${await this.#ownerPath(projectId, author)}/studios`, rest);
+  }
+
   async #commentsPath(projectId: number, author?: string): Promise<string> {
+    return `${await this.#ownerPath(projectId, author)}/comments`;
+  }
+
+  /** `/users/<author>/projects/<id>`, the author looked up when not given. */
+  async #ownerPath(projectId: number, author?: string): Promise<string> {
     const username = author ?? (await this.get(projectId)).author.username;
     assertString(username, 'author');
-    return `/users/${encodeURIComponent(username)}/projects/${projectId}/comments`;
+    return `/users/${encodeURIComponent(username)}/projects/${projectId}`;
   }
 }
 

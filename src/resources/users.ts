@@ -4,7 +4,7 @@ import type { PagedList } from '../http/paging.js';
 import type { MessageCount, UserActivity } from '../records/activity-records.js';
 import { parseProfileComments } from '../records/profile-comments.js';
 import type { FeaturedLabel, ProfileDetails } from '../records/profile-records.js';
-import type { Project, User, UserProjectRow } from '../records/records.js';
+import type { Project, Studio, User, UserProjectRow } from '../records/records.js';
 import { parseUserActivity } from '../records/user-activity-html.js';
 import { assertInteger, assertUsername } from '../records/validate.js';
 import type { CommentPostOptions, ProfileComment } from '../records/write-records.js';
@@ -23,6 +23,15 @@ export interface UserActivityOptions {
 /** Users: `{api}/users/<username>` and its lists. */
 export class Users extends Resource {
   /** How many unread messages the user has (public, no login). */
+  /**
+   * The studios the user curates, hosts or manages (`{api}/users/<name>/studios/curate`, as
+   * scratchattach's `User.studios` reads them), 40 a page.
+   */
+  curatedStudios(username: string, options?: ListOptions): PagedList<Studio> {
+    assertUsername(username);
+    return this.list<Studio>(`/users/${encodeURIComponent(username)}/studios/curate`, options);
+  }
+
   async messageCount(username: string): Promise<number> {
     assertUsername(username);
     const answer = await this.session.apiGet<MessageCount>(
