@@ -258,6 +258,31 @@ describe('forums: refusals', () => {
     expect((await fetch(`${ctx.sandbox.url}/discuss/post/1/`)).status).toBe(404);
   });
 
+  it('reads one post by its id, and its BBCode source', async () => {
+    const session = ctx.anonymous();
+    const busy = truth().topics.get(ctx.sandbox.samples.busyTopic)!;
+    const row = busy.posts[45]!;
+    const post = await session.forums.post(row.id);
+    expect(post).toMatchObject({
+      id: row.id,
+      index: 46,
+      topicId: busy.id,
+      author: row.author,
+      html: row.html,
+    });
+    const source = await session.forums.postSource(row.id);
+    expect(source).toBe(row.source);
+    // A quoted post's source holds its quote as BBCode; its page shows the quote's author.
+    const quoting = [...truth().topics.values()]
+      .flatMap((t) => t.posts)
+      .find((p) => p.source.startsWith('[quote='))!;
+    expect(await session.forums.postSource(quoting.id)).toMatch(/^\[quote=[^\]]+\]/);
+    expect((await session.forums.post(quoting.id)).html).toContain('<p class="bb-quote-author">');
+    expect((await caught(session.forums.post(1))).status).toBe(404);
+    expect((await caught(session.forums.postSource(1))).status).toBe(404);
+    await expect(session.forums.post('x')).rejects.toThrow(TypeError);
+  });
+
   it('answers pages out of range and junk page numbers with the 404 page', async () => {
     for (const query of ['?page=0', '?page=999', '?page=abc', '?page=-1', '?page=1e3']) {
       const answer = await fetch(`${ctx.sandbox.url}/discuss/31/${query}`);

@@ -14,6 +14,7 @@ const fixture = (name: string): string =>
   readFileSync(new URL(`../fixtures/live/${name}`, import.meta.url), 'utf8');
 
 interface Page {
+  status?: number;
   body: string;
   type?: string;
   headers?: Record<string, string>;
@@ -31,7 +32,10 @@ const server = createServer((req, res) => {
     return;
   }
   res
-    .writeHead(200, { 'Content-Type': page.type ?? 'text/html; charset=utf-8', ...page.headers })
+    .writeHead(page.status ?? 200, {
+      'Content-Type': page.type ?? 'text/html; charset=utf-8',
+      ...page.headers,
+    })
     .end(page.body);
 });
 let base = '';
@@ -181,6 +185,35 @@ describe('a live topic page (topic.html)', () => {
     });
     expect(posts[1]!.text).toBe('alice wrote:\nTry this\nThanks!');
     expect(posts[2]!.text).toBe('say [Hello!] for (2) seconds');
+  });
+
+  it("reads one post through its link's redirect to its topic's page, and its BBCode as plain text", async () => {
+    pages.set('/discuss/topic/2001/', { body: fixture('forum-topic.html') });
+    // `show_post` of the forum's views: a redirect to `?page=N#post-<id>`; `get_post_source`: text/plain.
+    pages.set('/discuss/post/7002/', {
+      status: 302,
+      body: '',
+      headers: { Location: '/discuss/topic/2001/?page=1#post-7002' },
+    });
+    const post = await at(() => session().forums.post(7002));
+    expect(post).toMatchObject({ id: 7002, index: 2, author: 'bob', topicId: 2001, topicTitle: 'My topic' });
+    const bbcode = '[quote=alice]Try this[/quote]\nThanks!';
+    pages.set('/discuss/post/7002/source/', { body: bbcode, type: 'text/plain; charset=utf-8' });
+    expect(await session().forums.postSource(7002)).toBe(bbcode);
+    // A login page where the source was due, a link to a page without the post: refused.
+    pages.set('/discuss/post/7003/source/', { body: '<html><body>Log in</body></html>' });
+    expect((await refusal(session().forums.postSource(7003))).reason).toMatch(
+      /plain text \(it is text\/html\)/,
+    );
+    pages.set('/discuss/post/7999/', {
+      status: 302,
+      body: '',
+      headers: { Location: '/discuss/topic/2001/?page=1#post-7999' },
+    });
+    expect((await refusal(at(() => session().forums.post(7999)))).reason).toMatch(/post 7999 \(div#p7999\)/);
+    pages.set('/discuss/post/7998/', { status: 302, body: '', headers: { Location: '/accounts/login/' } });
+    pages.set('/accounts/login/', { body: '<html><body>Log in</body></html>' });
+    expect((await refusal(session().forums.post(7998))).reason).toMatch(/led to \/accounts\/login\//);
   });
 
   it("reads the live feed: bare ids, the group's name first in an entry's title", async () => {

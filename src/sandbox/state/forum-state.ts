@@ -32,6 +32,8 @@ export interface ForumPostRow {
   /** Milliseconds since the epoch. */
   time: number;
   html: string;
+  /** Its BBCode, as `/discuss/post/<id>/source/` answers it. */
+  source: string;
   /** Set when the post was edited: by whom and when. */
   edited?: { by: string; time: number };
 }
