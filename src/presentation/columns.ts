@@ -12,6 +12,7 @@ import type { RecordKind, RecordOfKind } from './detect.js';
 import { formatTimestamp } from './format.js';
 import { FORUM_POST_COLUMNS, FORUM_TOPIC_COLUMNS } from './forum-columns.js';
 import { userLabel } from './known-users.js';
+import { PROFILE_COLUMNS } from './profile-columns.js';
 
 export type { Cell, Column, ColumnContext, ColumnSpec } from './column.js';
 
@@ -186,6 +187,7 @@ const COLUMNS: Columns = {
   forumTopic: FORUM_TOPIC_COLUMNS,
   forumPost: FORUM_POST_COLUMNS,
   ...CLASS_AND_BACKPACK_COLUMNS,
+  ...PROFILE_COLUMNS,
 };
 
 /** The columns shown for records of `kind`, in display order. */

@@ -8,6 +8,7 @@ import type { FeedItem, Message, StudioActivity, UserActivity } from '../records
 import type { BackpackItem } from '../records/backpack-records.js';
 import type { Classroom, ClassroomListRow } from '../records/classroom-records.js';
 import type { ForumPost, ForumTopic } from '../records/forum-records.js';
+import type { LovedProject, ProfileTotals } from '../records/profile-records.js';
 import type {
   CloudLogEntry,
   Comment,
@@ -31,7 +32,9 @@ export type RecordKind =
   | 'forumPost'
   | 'classroom'
   | 'classroomRow'
-  | 'backpackItem';
+  | 'backpackItem'
+  | 'profileTotals'
+  | 'lovedProject';
 
 /** A row of messages, a studio's activity, the feed or a profile's activity (WIRE.md §11.1-11.2). */
 export type ActivityRow = Message | StudioActivity | FeedItem | UserActivity;
@@ -54,6 +57,10 @@ export interface RecordOfKind {
   classroomRow: ClassroomListRow;
   /** An item of a backpack (WIRE.md §12.3). */
   backpackItem: BackpackItem;
+  /** A profile's totals (`users.totals`). */
+  profileTotals: ProfileTotals;
+  /** A project a user loves, as the loves page lists it (`users.loves`). */
+  lovedProject: LovedProject;
 }
 
 type Obj = Record<string, unknown>;
@@ -170,6 +177,18 @@ function isClassroomRow(x: Obj): boolean {
   );
 }
 
+function isProfileTotals(x: Obj): boolean {
+  return (
+    isStr(x.username) &&
+    ['followers', 'following', 'projects', 'studios', 'favorites', 'loves'].every((key) => isNum(x[key]))
+  );
+}
+
+/** Exactly `{id, title, author}`: a richer record with these fields is a project of its own kind. */
+function isLovedProject(x: Obj): boolean {
+  return isNum(x.id) && isStr(x.title) && isStr(x.author) && Object.keys(x).length === 3;
+}
+
 function isBackpackItem(x: Obj): boolean {
   return ['id', 'type', 'mime', 'name', 'body', 'thumbnail'].every((key) => isStr(x[key]));
 }
@@ -189,6 +208,8 @@ const CHECKS: ReadonlyArray<readonly [RecordKind, (x: Obj) => boolean]> = [
   ['classroom', isClassroom],
   ['classroomRow', isClassroomRow],
   ['backpackItem', isBackpackItem],
+  ['profileTotals', isProfileTotals],
+  ['lovedProject', isLovedProject],
 ];
 
 function kindOfOne(x: unknown): RecordKind | null {

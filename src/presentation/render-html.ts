@@ -35,6 +35,8 @@ const NOUNS: Readonly<Record<RecordKind, readonly [string, string]>> = {
   classroom: ['class', 'classes'],
   classroomRow: ['class', 'classes'],
   backpackItem: ['backpack item', 'backpack items'],
+  profileTotals: ['profile', 'profiles'],
+  lovedProject: ['loved project', 'loved projects'],
 };
 
 /** E.g. `3 projects`, `40 of 1,000 projects`, `first 40 projects — .all() fetches all`, `no results`. */

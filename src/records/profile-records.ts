@@ -55,3 +55,27 @@ export interface ProfileDetails {
   /** The project the profile shows, or `null` when it has none to show. */
   featured_project_data: FeaturedProjectData | null;
 }
+
+/**
+ * A profile's totals, as its pages' headings state them ("Followers (1234)"): what the API's user
+ * record does not hold.
+ */
+export interface ProfileTotals {
+  username: string;
+  followers: number;
+  following: number;
+  /** Shared projects. */
+  projects: number;
+  /** Studios the user hosts, manages or curates. */
+  studios: number;
+  favorites: number;
+  /** Projects the user loves. */
+  loves: number;
+}
+
+/** A project a user loves, as the loves page (`/projects/all/<name>/loves/`) lists it. */
+export interface LovedProject {
+  id: number;
+  title: string;
+  author: string;
+}

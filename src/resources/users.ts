@@ -1,12 +1,20 @@
 import { ApiError } from '../errors.js';
 import { readHtmlAnswer } from '../http/html-answer.js';
-import type { PagedList } from '../http/paging.js';
+import type { HttpAnswer } from '../http/http.js';
+import { numberedPages } from '../http/numbered-pages.js';
+import { PagedList } from '../http/paging.js';
 import type { MessageCount, UserActivity } from '../records/activity-records.js';
 import { parseProfileComments } from '../records/profile-comments.js';
-import type { FeaturedLabel, ProfileDetails } from '../records/profile-records.js';
+import { parseLovesPage, parseProfileCount } from '../records/profile-pages-html.js';
+import type {
+  FeaturedLabel,
+  LovedProject,
+  ProfileDetails,
+  ProfileTotals,
+} from '../records/profile-records.js';
 import type { Project, Studio, User, UserProjectRow } from '../records/records.js';
 import { parseUserActivity } from '../records/user-activity-html.js';
-import { assertInteger, assertUsername } from '../records/validate.js';
+import { assertInteger, assertObject, assertUsername } from '../records/validate.js';
 import type { CommentPostOptions, ProfileComment } from '../records/write-records.js';
 import { RecordList } from '../rows/record-list.js';
 import { postProfileComment, profileCommentAction } from './comment-writes.js';
@@ -20,8 +28,81 @@ export interface UserActivityOptions {
   signal?: AbortSignal;
 }
 
+/** Loved projects on one page of `/projects/all/<name>/loves/`. */
+export const LOVES_PER_PAGE = 40;
+
+/** The profile pages whose headings state a total, and the heading's words (scapi's `get_*_count`). */
+const TOTAL_PAGES = [
+  ['followers', 'followers', 'Followers'],
+  ['following', 'following', 'Following'],
+  ['projects', 'projects', 'Shared Projects'],
+  ['studios', 'studios', 'Studios I Curate'],
+  ['favorites', 'favorites', 'Favorites'],
+] as const;
+
 /** Users: `{api}/users/<username>` and its lists. */
 export class Users extends Resource {
+  /**
+   * A profile's totals: followers, following, shared projects, studios, favorites and loves, as
+   * the profile's pages state them in their headings ("Followers (1234)"). Six page reads, one
+   * after another, each through the request budget (no login).
+   * @throws ApiError (404) for an unknown user; naming what was missing when a page cannot be read
+   */
+  async totals(username: string, options: { signal?: AbortSignal } = {}): Promise<ProfileTotals> {
+    assertUsername(username);
+    assertObject(options, 'options');
+    const name = encodeURIComponent(username);
+    const counts: Partial<Record<(typeof TOTAL_PAGES)[number][0], number>> = {};
+    for (const [key, path, label] of TOTAL_PAGES) {
+      const answer = await this.#page(`/users/${name}/${path}/`, undefined, options.signal);
+      counts[key] = readHtmlAnswer(this.session, answer, 'GET', (html) => parseProfileCount(html, label));
+    }
+    const loves = await this.#page(`/projects/all/${name}/loves/`, undefined, options.signal);
+    return {
+      username,
+      followers: counts.followers!,
+      following: counts.following!,
+      projects: counts.projects!,
+      studios: counts.studios!,
+      favorites: counts.favorites!,
+      loves: readHtmlAnswer(this.session, loves, 'GET', (html) => parseLovesPage(html).total),
+    };
+  }
+
+  /**
+   * The projects the user loves, newest first, 40 a page (`/projects/all/<name>/loves/?page=N`,
+   * an HTML list: id, title, author): await it for the first 40, iterate it for every page.
+   */
+  loves(username: string, options: ListOptions = {}): PagedList<LovedProject> {
+    assertUsername(username);
+    assertObject(options, 'options');
+    const { limit, offset, ...walk } = options;
+    const path = `/projects/all/${encodeURIComponent(username)}/loves/`;
+    const read = async (page: number, signal?: AbortSignal): Promise<LovedProject[]> => {
+      let answer: HttpAnswer;
+      try {
+        answer = await this.#page(path, page, signal);
+      } catch (error) {
+        // Past the last page the site answers 404 (Django's paginator): the list has ended.
+        if (error instanceof ApiError && error.status === 404 && page > 1) return [];
+        throw error;
+      }
+      return readHtmlAnswer(this.session, answer, 'GET', (html) => parseLovesPage(html).projects);
+    };
+    return new PagedList<LovedProject>(numberedPages(LOVES_PER_PAGE, read), { limit, offset }, walk, {
+      pageSize: LOVES_PER_PAGE,
+      watchRateLimits: (listener) => this.session.http.watchRateLimits(listener),
+    });
+  }
+
+  /** A page of the site (HTML), through the budget. */
+  #page(path: string, page: number | undefined, signal?: AbortSignal): Promise<HttpAnswer> {
+    return this.session.http.request(`${this.session.hosts.site}${path}`, {
+      query: page === undefined ? undefined : { page },
+      signal,
+    });
+  }
+
   /** How many unread messages the user has (public, no login). */
   /**
    * The studios the user curates, hosts or manages (`{api}/users/<name>/studios/curate`, as

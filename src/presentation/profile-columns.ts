@@ -1,0 +1,23 @@
+/** The columns of a profile's totals and of the projects a user loves (`users.totals`, `users.loves`). */
+import { countColumn, idAndTitle, userColumn } from './cells.js';
+import type { Column } from './column.js';
+import type { RecordOfKind } from './detect.js';
+
+export const PROFILE_COLUMNS: {
+  readonly profileTotals: ReadonlyArray<Column<RecordOfKind['profileTotals']>>;
+  readonly lovedProject: ReadonlyArray<Column<RecordOfKind['lovedProject']>>;
+} = {
+  profileTotals: [
+    userColumn('username', 100, (t) => t.username),
+    countColumn('followers', 90, (t) => t.followers),
+    countColumn('following', 80, (t) => t.following),
+    countColumn('projects', 85, (t) => t.projects),
+    countColumn('studios', 70, (t) => t.studios),
+    countColumn('favorites', 60, (t) => t.favorites),
+    countColumn('loves', 60, (t) => t.loves),
+  ],
+  lovedProject: [
+    ...idAndTitle<RecordOfKind['lovedProject']>((id) => `/projects/${id}/`),
+    userColumn('author', 80, (p) => p.author),
+  ],
+};

@@ -1,0 +1,60 @@
+/**
+ * The profile's list pages (no login), as far as readers of totals and loves use them:
+ * `/users/<u>/followers/`, `following/`, `projects/`, `studios/`, `favorites/` state their totals
+ * in their heading; `/projects/all/<u>/loves/?page=N` lists the projects the user loves, 40 a
+ * page (404 past the last). An unknown user is the 404 page.
+ */
+import type { SandboxContext } from '../context.js';
+import { HttpError } from '../errors.js';
+import type { Incoming, Router } from '../router.js';
+import type { UserRow } from '../state/store.js';
+import { lovesPageHtml, profileCountHtml } from '../views/profile-pages-html.js';
+import { html, parsePageNumber, sitePage } from './page-number.js';
+
+/** Loved projects a page. */
+export const LOVES_PAGE_SIZE = 40;
+
+export function profilePageRoutes(router: Router, ctx: SandboxContext): void {
+  const { store } = ctx;
+  const userOf = (req: Incoming): UserRow => {
+    const user = store.userByName(req.params.username ?? '');
+    if (!user) throw new HttpError(404, 'NotFound', 'no such user');
+    return user;
+  };
+  const shared = (ids: readonly number[]) =>
+    ids.map((id) => store.projects.get(id)).filter((p) => p !== undefined && p.shared !== null);
+  const curated = (userId: number) =>
+    [...store.studios.values()].filter(
+      (s) => s.hostId === userId || s.managers.includes(userId) || s.curators.includes(userId),
+    ).length;
+  /** The projects a user loves, the latest love first. */
+  const loved = (userId: number) =>
+    shared(
+      [...store.social.lovers.entries()].filter(([, lovers]) => lovers.has(userId)).map(([id]) => id),
+    ).reverse();
+
+  const COUNTS: readonly [string, string, (user: UserRow) => number][] = [
+    ['followers', 'Followers', (u) => (store.followers.get(u.id) ?? []).length],
+    ['following', 'Following', (u) => (store.following.get(u.id) ?? []).length],
+    ['projects', 'Shared Projects', (u) => store.sharedProjectsOf(u.id).length],
+    ['studios', 'Studios I Curate', (u) => curated(u.id)],
+    ['favorites', 'Favorites', (u) => shared(store.favorites.get(u.id) ?? []).length],
+  ];
+  for (const [path, label, count] of COUNTS) {
+    router.get(`/users/:username/${path}`, (req) => {
+      const user = userOf(req);
+      return html(profileCountHtml(user.username, label, count(user)));
+    });
+  }
+
+  router.get('/projects/all/:username/loves', (req) => {
+    const user = userOf(req);
+    const all = loved(user.id);
+    const rows = sitePage(all, parsePageNumber(req.query), LOVES_PAGE_SIZE).map((p) => ({
+      id: p!.id,
+      title: p!.title,
+      author: store.users.get(p!.ownerId)!.username,
+    }));
+    return html(lovesPageHtml(user.username, rows, all.length));
+  });
+}
