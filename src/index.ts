@@ -100,13 +100,13 @@ export {
   type MyClassesOptions,
 } from './resources/classrooms.js';
 export { type ForumReadOptions, Forums, POSTS_PER_PAGE, TOPICS_PER_PAGE } from './resources/forums.js';
+export { type MessageListOptions, Messages } from './resources/messages.js';
+export { MyStuff, type MyStuffProjectOptions, type MyStuffStudioOptions } from './resources/my-stuff.js';
 export {
   MessageEvents,
   type MessageEventsMap,
   type MessageEventsOptions,
-} from './resources/message-events.js';
-export { type MessageListOptions, Messages } from './resources/messages.js';
-export { MyStuff, type MyStuffProjectOptions, type MyStuffStudioOptions } from './resources/my-stuff.js';
+} from './resources/new-row-events.js';
 export {
   type CommentListOptions,
   type ProjectMetadata,
