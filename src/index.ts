@@ -103,9 +103,15 @@ export { type ForumReadOptions, Forums, POSTS_PER_PAGE, TOPICS_PER_PAGE } from '
 export { type MessageListOptions, Messages } from './resources/messages.js';
 export { MyStuff, type MyStuffProjectOptions, type MyStuffStudioOptions } from './resources/my-stuff.js';
 export {
+  CommentEvents,
+  type CommentEventsMap,
+  type CommentEventsOptions,
   MessageEvents,
   type MessageEventsMap,
   type MessageEventsOptions,
+  NewRowEvents,
+  type NewRowEventsMap,
+  type NewRowEventsOptions,
 } from './resources/new-row-events.js';
 export {
   type CommentListOptions,

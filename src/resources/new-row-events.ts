@@ -1,57 +1,78 @@
 /**
- * `MessageEvents`: new messages as events, by polling the first page of the message list (the
- * list does not mark messages read, so polling changes nothing for the user).
+ * New rows of a list that lists its newest first (the message inbox, a project's or a studio's
+ * comments) as events, by polling the list's first page (reading changes nothing for anyone).
  *
- * Message ids grow with time, so "new" is "above the highest id seen": each message is emitted
- * once, oldest first. Without `lastSeenId`, the first poll only marks what is there, like
- * `CloudEvents`; with the `lastSeenId` of an earlier poller, the first poll reports what came in
- * between, so a bot that restarts misses nothing and repeats nothing (`lastSeenId` moves past a
- * message only once it was emitted). A failing poll emits `error` and polling goes on. The loop
- * is `http/poll-loop.ts`, shared with `CloudEvents`.
+ * Ids grow with time, so "new" is "above the highest id seen": each row is emitted once, oldest
+ * first. Without `lastSeenId`, the first poll only marks what is there, like `CloudEvents`; with
+ * the `lastSeenId` of an earlier poller, the first poll reports what came in between, so a bot
+ * that restarts misses nothing and repeats nothing (`lastSeenId` moves past a row only once it
+ * was emitted). A failing poll emits `error` and polling goes on. The loop is
+ * `http/poll-loop.ts`, shared with `CloudEvents`. `MessageEvents` and `CommentEvents` are this
+ * poller with their event's name.
  */
 
 import { TypedEmitter } from '../cloud/typed-emitter.js';
 import { PollLoop, type PollRun } from '../http/poll-loop.js';
 import type { Message } from '../records/activity-records.js';
+import type { Comment } from '../records/records.js';
 import { assertInteger, assertSeconds, MAX_TIMER_SECONDS } from '../records/validate.js';
 
-export interface MessageEventsOptions {
+export interface NewRowEventsOptions {
   /** Seconds between two polls (default 10; the list is one request when little happened). */
   interval?: number;
-  /** The highest message id already handled (e.g. saved from an earlier poller's `lastSeenId`). */
+  /** The highest id already handled (e.g. saved from an earlier poller's `lastSeenId`). */
   lastSeenId?: number;
-  /** Messages per poll request (default 20, at most 40). */
+  /** Rows per poll request (default 20, at most 40). */
   limit?: number;
 }
 
-/** The events of {@link MessageEvents}. */
-export type MessageEventsMap = {
+/** The options of `messages.events`. */
+export type MessageEventsOptions = NewRowEventsOptions;
+/** The options of a comment watcher (`projects.commentEvents` and the like). */
+export type CommentEventsOptions = NewRowEventsOptions;
+
+/** The events of a poller whose new rows are the event `K`. */
+export type NewRowEventsMap<K extends string, T> = {
   /** The first poll is done (and what came since `lastSeenId` was emitted): polling goes on. */
   ready: undefined;
-  /** A new message. */
-  message: Message;
   /** A poll failed (polling goes on), or more arrived between two polls than it reads. */
   error: Error;
-};
+} & { [P in K]: T };
 
-/** Reads `limit` messages at `offset`, newest first. */
-type MessageReader = (limit: number, offset: number, signal: AbortSignal) => PromiseLike<Message[]>;
+/** The events of {@link MessageEvents}: `message` for each new message. */
+export type MessageEventsMap = NewRowEventsMap<'message', Message>;
+/** The events of {@link CommentEvents}: `comment` for each new top-level comment. */
+export type CommentEventsMap = NewRowEventsMap<'comment', Comment>;
+
+/** Reads `limit` rows at `offset`, newest first. */
+type RowReader<T> = (limit: number, offset: number, signal: AbortSignal) => PromiseLike<T[]>;
 
 /** Pages read in one poll at most, to catch up after a burst. */
 const MAX_PAGES = 5;
 
-export class MessageEvents extends TypedEmitter<MessageEventsMap> {
+export class NewRowEvents<K extends string, T extends { id: number }> extends TypedEmitter<
+  NewRowEventsMap<K, T>
+> {
   /** Seconds between polls. */
   readonly interval: number;
-  /** Messages per poll request. */
+  /** Rows per poll request. */
   readonly limit: number;
 
-  readonly #read: MessageReader;
+  readonly #event: K;
+  readonly #noun: string;
+  readonly #read: RowReader<T>;
   readonly #loop: PollLoop;
   #lastSeenId: number | null;
 
-  constructor(read: MessageReader, options: MessageEventsOptions = {}) {
+  /**
+   * @param event the event each new row is emitted as
+   * @param noun what the rows are, in errors ("messages")
+   * @param name the poller's name, in the loop's errors
+   */
+  constructor(event: K, noun: string, name: string, read: RowReader<T>, options: NewRowEventsOptions = {}) {
     super();
+    this.#event = event;
+    this.#noun = noun;
     if (options === null || typeof options !== 'object') throw new TypeError('options must be an object');
     const interval = assertSeconds(options.interval ?? 10, 'interval', 0, MAX_TIMER_SECONDS);
     if (interval === 0) throw new RangeError('interval must be a number of seconds above 0, got 0');
@@ -62,16 +83,16 @@ export class MessageEvents extends TypedEmitter<MessageEventsMap> {
     this.#read = read;
     this.#loop = new PollLoop({
       interval,
-      name: 'MessageEvents',
+      name,
       poll: (run) => this.#poll(run),
-      onError: (error) => this.emit('error', error),
-      onReady: () => this.emit('ready', undefined),
+      onError: (error) => this.#error(error),
+      onReady: () => this.emit('ready', undefined as NewRowEventsMap<K, T>['ready']),
     });
   }
 
   /**
-   * The id of the newest message handled: marked by the first poll, then moved past each
-   * message once its listeners have run (save it to resume later). `null` before the first poll.
+   * The id of the newest row handled: marked by the first poll, then moved past each row once
+   * its listeners have run (save it to resume later). `null` before the first poll.
    */
   get lastSeenId(): number | null {
     return this.#lastSeenId;
@@ -91,26 +112,31 @@ export class MessageEvents extends TypedEmitter<MessageEventsMap> {
     return this.#loop.start();
   }
 
-  /** Stops polling; a poll under way is abandoned, and messages it had not emitted stay unseen. */
+  /** Stops polling; a poll under way is abandoned, and rows it had not emitted stay unseen. */
   async stop(): Promise<void> {
     this.#loop.stop();
   }
 
+  /** Emits `error` (typed loosely: `K` may not be named `error`, which TypeScript cannot see). */
+  #error(error: Error): void {
+    this.emit('error', error as NewRowEventsMap<K, T>['error']);
+  }
+
   async #poll(run: PollRun): Promise<true> {
     const fresh = await this.#readNew(run.signal);
-    for (const message of fresh) {
+    for (const row of fresh) {
       if (!run.live()) break; // a listener stopped us: the rest stays above lastSeenId
-      this.emit('message', message);
-      // Moved per message, not per batch, so a stop or a crash midway loses nothing.
-      this.#lastSeenId = Math.max(this.#lastSeenId ?? 0, message.id);
+      this.emit(this.#event, row as NewRowEventsMap<K, T>[K]);
+      // Moved per row, not per batch, so a stop or a crash midway loses nothing.
+      this.#lastSeenId = Math.max(this.#lastSeenId ?? 0, row.id);
     }
     return true;
   }
 
-  /** The messages above the last seen id, oldest first; the first poll of a new poller marks the newest. */
-  async #readNew(signal: AbortSignal): Promise<Message[]> {
+  /** The rows above the last seen id, oldest first; the first poll of a new poller marks the newest. */
+  async #readNew(signal: AbortSignal): Promise<T[]> {
     const seen = this.#lastSeenId;
-    const fresh: Message[] = [];
+    const fresh: T[] = [];
     for (let page = 0; page < MAX_PAGES; page++) {
       const rows = await this.#read(this.limit, page * this.limit, signal);
       if (seen === null) {
@@ -125,16 +151,33 @@ export class MessageEvents extends TypedEmitter<MessageEventsMap> {
       }
       if (reachedSeen) break;
       if (page === MAX_PAGES - 1) {
-        this.emit(
-          'error',
+        this.#error(
           new Error(
-            `more than ${this.limit * MAX_PAGES} messages arrived between two polls; older ones were skipped`,
+            `more than ${this.limit * MAX_PAGES} ${this.#noun} arrived between two polls; older ones were skipped`,
           ),
         );
       }
     }
-    // De-duplicated by id: a message that moved to the next page while paging is seen twice.
+    // De-duplicated by id: a row that moved to the next page while paging is seen twice.
     const byId = new Map(fresh.map((m) => [m.id, m]));
     return [...byId.values()].sort((a, b) => a.id - b.id);
+  }
+}
+
+/** New messages of the inbox as `message` events (`session.messages.events()`). */
+export class MessageEvents extends NewRowEvents<'message', Message> {
+  constructor(read: RowReader<Message>, options: MessageEventsOptions = {}) {
+    super('message', 'messages', 'MessageEvents', read, options);
+  }
+}
+
+/**
+ * New top-level comments of a project, a studio or a profile as `comment` events
+ * (`projects.commentEvents(id)`, `studios.commentEvents(id)`, `users.commentEvents(name)`). Replies
+ * are not top-level: a reply to an old comment is not seen.
+ */
+export class CommentEvents<C extends { id: number } = Comment> extends NewRowEvents<'comment', C> {
+  constructor(read: RowReader<C>, options: CommentEventsOptions = {}) {
+    super('comment', 'comments', 'CommentEvents', read, options);
   }
 }

@@ -26,6 +26,7 @@ import type {
   PostedComment,
 } from '../records/write-records.js';
 import { deleteApiComment, postApiComment, reportApiComment } from './comment-writes.js';
+import { CommentEvents, type CommentEventsOptions } from './new-row-events.js';
 import { buildRemixTree, type RemixTreeNode, type RemixTreeOptions } from './remix-tree.js';
 import { type ListOptions, Resource } from './resource.js';
 
@@ -126,6 +127,24 @@ export class Projects extends Resource {
     const { author, ...rest } = options ?? {};
     const projectId = toId(id, 'project id');
     return this.list<Comment>(async () => `${await this.#commentsPath(projectId, author)}`, rest);
+  }
+
+  /**
+   * New top-level comments of the project as `comment` events, oldest first, by polling the
+   * newest comments (as `messages.events()` polls the inbox): `start()`, `stop()`, `lastSeenId`
+   * to resume. `author` saves the request that looks the author up (once per poll otherwise).
+   */
+  commentEvents(
+    id: number | string,
+    options: CommentEventsOptions & { author?: string } = {},
+  ): CommentEvents {
+    const projectId = toId(id, 'project id');
+    const { author, ...rest } = options ?? {};
+    if (author !== undefined) assertString(author, 'author');
+    return new CommentEvents(
+      (limit, offset, signal) => this.comments(projectId, { author, limit, offset, signal }),
+      rest,
+    );
   }
 
   /** One comment of the project, top-level or reply, by its id. */

@@ -15,6 +15,7 @@ import type {
   StudioRole,
 } from '../records/write-records.js';
 import { deleteApiComment, postApiComment, reportApiComment } from './comment-writes.js';
+import { CommentEvents, type CommentEventsOptions } from './new-row-events.js';
 import { type ListOptions, Resource } from './resource.js';
 
 /** The page size the API answers with at most, which `projectCount` reads. */
@@ -142,6 +143,18 @@ export class Studios extends Resource {
   /** Top-level comments on the studio. */
   comments(id: number | string, options?: ListOptions): PagedList<Comment> {
     return this.list<Comment>(`/studios/${toId(id, 'studio id')}/comments`, options);
+  }
+
+  /**
+   * New top-level comments of the studio as `comment` events, oldest first, by polling the
+   * newest comments (as `messages.events()` polls the inbox): `start()`, `stop()`, `lastSeenId`.
+   */
+  commentEvents(id: number | string, options: CommentEventsOptions = {}): CommentEvents {
+    const studioId = toId(id, 'studio id');
+    return new CommentEvents(
+      (limit, offset, signal) => this.comments(studioId, { limit, offset, signal }),
+      options,
+    );
   }
 
   /** One comment of the studio, top-level or reply, by its id. */

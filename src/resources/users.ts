@@ -18,6 +18,7 @@ import { assertInteger, assertObject, assertUsername } from '../records/validate
 import type { CommentPostOptions, ProfileComment } from '../records/write-records.js';
 import { RecordList } from '../rows/record-list.js';
 import { postProfileComment, profileCommentAction } from './comment-writes.js';
+import { CommentEvents, type CommentEventsOptions } from './new-row-events.js';
 import { readProfileDetails, setFeaturedProject, setProfileText } from './profile-writes.js';
 import { type ListOptions, Resource } from './resource.js';
 
@@ -204,6 +205,19 @@ export class Users extends Resource {
   }
 
   /** Deletes a comment of the profile: your own, or any on your own profile. */
+  /**
+   * New top-level comments of a profile as `comment` events, oldest first, by polling its first
+   * page of comments (HTML; one request a poll): `start()`, `stop()`, `lastSeenId`.
+   */
+  commentEvents(username: string, options: CommentEventsOptions = {}): CommentEvents<ProfileComment> {
+    assertUsername(username);
+    return new CommentEvents<ProfileComment>(async (_limit, offset) => {
+      // The profile's comments come a page at a time, not by offset: the poller reads the first.
+      if (offset > 0) return [];
+      return (await this.comments(username)).filter((c) => c.parent_id === null);
+    }, options);
+  }
+
   async deleteComment(username: string, commentId: number | string): Promise<void> {
     assertUsername(username);
     return profileCommentAction(this.session, username, commentId, 'del');
