@@ -9,6 +9,9 @@
 import { findElement, findElements, parseHtml, textOf, UnreadablePageError } from './html.js';
 import type { LovedProject } from './profile-records.js';
 
+/** The most projects one loves page may list (the site's pages hold 40; more would misplace every later window). */
+export const MAX_LOVES_PER_PAGE = 40;
+
 /** The `(N)` of the page's first `div.box-head h2`, after `label` when given; `null` when it shows none. */
 function headingCount(root: ReturnType<typeof parseHtml>, label: string | null): number | null {
   const head = findElement(root, { tag: 'div', className: 'box-head' });
@@ -38,6 +41,11 @@ export function parseLovesPage(html: string): { total: number; projects: LovedPr
   const root = parseHtml(html);
   const grid = findElement(root, { tag: 'div', className: 'media-grid' });
   const items = grid ? findElements(grid, { tag: 'li', className: 'thumb' }) : [];
+  if (items.length > MAX_LOVES_PER_PAGE) {
+    throw new UnreadablePageError(
+      `page of at most ${MAX_LOVES_PER_PAGE} projects (it holds ${items.length}; the site shows 40)`,
+    );
+  }
   const projects = items.map((item, i): LovedProject => {
     const link = findElement(item, { tag: 'a', attribute: 'href' });
     const id = /\/projects\/(\d{1,15})\/?$/.exec(link?.attribs.href ?? '')?.[1];

@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError, Session } from '../../src/index.js';
+import { childElements, findElements, parseHtml } from '../../src/records/html.js';
 import { caught } from '../support/caught.js';
 import { closeLocal, listenLocal } from '../support/local-server.js';
 
@@ -135,6 +136,21 @@ describe('a live category page (forum.html)', () => {
   });
 });
 
+describe('end tags inside a table cell, as browsers read them', () => {
+  it('ignores an end tag whose element is open only outside the cell; cell and table tags still close', () => {
+    const doc = parseHtml(
+      '<div id="outer"><table><tr><td><div class="intd"></div></div><span>x</span></b></td><td>2</td></tr>' +
+        '<tr><td>3</td></table><p>after</p></div>',
+    );
+    const rows = findElements(doc, { tag: 'tr' });
+    expect(rows.map((r) => childElements(r).length)).toEqual([2, 1]);
+    expect(findElements(doc, { tag: 'span' })[0]!.parent).toBe(findElements(doc, { tag: 'td' })[0]);
+    // `</table>` closed the open cell; the paragraph is the outer div's, after the table.
+    const outer = findElements(doc, { tag: 'div' }).find((d) => d.attribs.id === 'outer')!;
+    expect(childElements(outer).map((e) => e.name)).toEqual(['table', 'p']);
+  });
+});
+
 describe('the live forum index (index.html, forum_row.html)', () => {
   it("reads each group's name without the toggle link, and descriptions with their inline markup's text", async () => {
     pages.set('/discuss/', { body: fixture('forum-index.html') });
@@ -227,5 +243,50 @@ describe('a live topic page (topic.html)', () => {
       [7003, 'carol', '2024-09-04T04:05:00.000Z'],
       [7002, 'bob', '2024-09-03T14:11:12.000Z'],
     ]);
+  });
+});
+
+describe('profile pages that are not what the readers expect', () => {
+  const heading = (text: string) => `<div class="box"><div class="box-head"><h2>${text}</h2></div></div>`;
+  const item = (id: number) =>
+    `<li class="project thumb item"><a href="/projects/${id}/"></a><span class="title"><a href="/projects/${id}/">P${id}</a></span><span class="owner">by <a href="/users/bob/">bob</a></span></li>`;
+  it('refuses a heading without its count, a page of another list, and a loves page of more than 40', async () => {
+    const user = 'alice';
+    for (const [path, text] of [
+      ['followers', 'Followers (12)'],
+      ['following', 'Following (3)'],
+      ['projects', 'Shared Projects (1234)'],
+      ['studios', 'Studios I Curate (0)'],
+      ['favorites', 'Favorites (7)'],
+    ] as const) {
+      pages.set(`/users/${user}/${path}/`, { body: heading(text) });
+    }
+    pages.set(`/projects/all/${user}/loves/`, {
+      body: `${heading('Projects alice Loves &raquo;\n\n (2)')}<div class="media-grid"><ul>${item(1)}${item(2)}</ul></div>`,
+    });
+    expect(await session().users.totals(user)).toEqual({
+      username: user,
+      followers: 12,
+      following: 3,
+      projects: 1234,
+      studios: 0,
+      favorites: 7,
+      loves: 2,
+    });
+    expect(await session().users.loves(user)).toEqual([
+      { id: 1, title: 'P1', author: 'bob' },
+      { id: 2, title: 'P2', author: 'bob' },
+    ]);
+    pages.set(`/users/${user}/following/`, { body: heading('Following (many)') });
+    expect((await refusal(session().users.totals(user))).reason).toMatch(
+      /count in the "Following \(N\)" heading/,
+    );
+    pages.set(`/users/${user}/following/`, { body: heading('Log in to Scratch') });
+    expect((await refusal(session().users.totals(user))).reason).toMatch(/"Following \(N\)" heading/);
+    const many = Array.from({ length: 41 }, (_, i) => item(i + 1)).join('');
+    pages.set(`/projects/all/${user}/loves/`, {
+      body: `${heading('Loves (41)')}<div class="media-grid"><ul>${many}</ul></div>`,
+    });
+    expect((await refusal(session().users.loves(user))).reason).toMatch(/at most 40 projects \(it holds 41/);
   });
 });
