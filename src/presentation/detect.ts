@@ -8,7 +8,7 @@ import type { FeedItem, Message, StudioActivity, UserActivity } from '../records
 import type { BackpackItem } from '../records/backpack-records.js';
 import type { Classroom, ClassroomListRow } from '../records/classroom-records.js';
 import type { ForumPost, ForumTopic } from '../records/forum-records.js';
-import type { LovedProject, ProfileTotals } from '../records/profile-records.js';
+import type { LovedProject, ProfileTotals, UserRank } from '../records/profile-records.js';
 import type {
   CloudLogEntry,
   Comment,
@@ -34,7 +34,8 @@ export type RecordKind =
   | 'classroomRow'
   | 'backpackItem'
   | 'profileTotals'
-  | 'lovedProject';
+  | 'lovedProject'
+  | 'userRank';
 
 /** A row of messages, a studio's activity, the feed or a profile's activity (WIRE.md §11.1-11.2). */
 export type ActivityRow = Message | StudioActivity | FeedItem | UserActivity;
@@ -61,6 +62,8 @@ export interface RecordOfKind {
   profileTotals: ProfileTotals;
   /** A project a user loves, as the loves page lists it (`users.loves`). */
   lovedProject: LovedProject;
+  /** Where a user stands (`users.rank`). */
+  userRank: UserRank;
 }
 
 type Obj = Record<string, unknown>;
@@ -189,6 +192,17 @@ function isLovedProject(x: Obj): boolean {
   return isNum(x.id) && isStr(x.title) && isStr(x.author) && Object.keys(x).length === 3;
 }
 
+const RANKS = new Set(['new-scratcher', 'scratcher', 'scratch-team']);
+
+function isUserRank(x: Obj): boolean {
+  return (
+    isStr(x.username) &&
+    isStr(x.rank) &&
+    RANKS.has(x.rank) &&
+    (x.membership === null || typeof x.membership === 'boolean')
+  );
+}
+
 function isBackpackItem(x: Obj): boolean {
   return ['id', 'type', 'mime', 'name', 'body', 'thumbnail'].every((key) => isStr(x[key]));
 }
@@ -210,6 +224,7 @@ const CHECKS: ReadonlyArray<readonly [RecordKind, (x: Obj) => boolean]> = [
   ['backpackItem', isBackpackItem],
   ['profileTotals', isProfileTotals],
   ['lovedProject', isLovedProject],
+  ['userRank', isUserRank],
 ];
 
 function kindOfOne(x: unknown): RecordKind | null {

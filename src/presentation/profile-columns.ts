@@ -1,11 +1,14 @@
 /** The columns of a profile's totals and of the projects a user loves (`users.totals`, `users.loves`). */
-import { countColumn, idAndTitle, userColumn } from './cells.js';
-import type { Column } from './column.js';
+import { cell, countColumn, idAndTitle, userColumn } from './cells.js';
+import type { Cell, Column } from './column.js';
 import type { RecordOfKind } from './detect.js';
+
+const badge = (v: Cell): string => (v === true ? 'member' : v === false ? 'no' : '');
 
 export const PROFILE_COLUMNS: {
   readonly profileTotals: ReadonlyArray<Column<RecordOfKind['profileTotals']>>;
   readonly lovedProject: ReadonlyArray<Column<RecordOfKind['lovedProject']>>;
+  readonly userRank: ReadonlyArray<Column<RecordOfKind['userRank']>>;
 } = {
   profileTotals: [
     userColumn('username', 100, (t) => t.username),
@@ -19,5 +22,10 @@ export const PROFILE_COLUMNS: {
   lovedProject: [
     ...idAndTitle<RecordOfKind['lovedProject']>((id) => `/projects/${id}/`),
     userColumn('author', 80, (p) => p.author),
+  ],
+  userRank: [
+    userColumn('username', 100, (r) => r.username),
+    { key: 'rank', header: 'rank', priority: 90, get: (r) => cell(r.rank) },
+    { key: 'membership', header: 'membership', priority: 50, get: (r) => cell(r.membership), format: badge },
   ],
 };

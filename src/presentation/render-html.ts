@@ -37,6 +37,7 @@ const NOUNS: Readonly<Record<RecordKind, readonly [string, string]>> = {
   backpackItem: ['backpack item', 'backpack items'],
   profileTotals: ['profile', 'profiles'],
   lovedProject: ['loved project', 'loved projects'],
+  userRank: ['rank', 'ranks'],
 };
 
 /** E.g. `3 projects`, `40 of 1,000 projects`, `first 40 projects — .all() fetches all`, `no results`. */

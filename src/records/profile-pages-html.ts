@@ -64,3 +64,16 @@ export function parseLovesPage(html: string): { total: number; projects: LovedPr
   if (!grid && total !== null && total > 0) throw new UnreadablePageError('project list (div.media-grid)');
   return { total: total ?? 0, projects };
 }
+
+/**
+ * The group a profile page names in its header ("New Scratcher", "Scratcher", "Scratch Team"): the
+ * last `span.group` of `div.header-text`, as scapi's `load_website` and scratchattach's
+ * `is_new_scratcher` read it.
+ */
+export function parseProfileGroup(html: string): string {
+  const header = findElement(parseHtml(html), { tag: 'div', className: 'header-text' });
+  const group = header ? findElements(header, { tag: 'span', className: 'group' }).at(-1) : undefined;
+  const text = group ? textOf(group) : '';
+  if (text === '') throw new UnreadablePageError('group (div.header-text span.group)');
+  return text;
+}

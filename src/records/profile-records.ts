@@ -79,3 +79,12 @@ export interface LovedProject {
   title: string;
   author: string;
 }
+
+/** Where a user stands on the site (`users.rank`). */
+export interface UserRank {
+  username: string;
+  /** New Scratcher, Scratcher, or Scratch Team (as scratchattach's `User.rank` orders them). */
+  rank: 'new-scratcher' | 'scratcher' | 'scratch-team';
+  /** Whether the profile shows the membership badge; `null` when the answer does not say. */
+  membership: boolean | null;
+}

@@ -5,12 +5,13 @@ import { numberedPages } from '../http/numbered-pages.js';
 import { PagedList } from '../http/paging.js';
 import type { MessageCount, UserActivity } from '../records/activity-records.js';
 import { parseProfileComments } from '../records/profile-comments.js';
-import { parseLovesPage, parseProfileCount } from '../records/profile-pages-html.js';
+import { parseLovesPage, parseProfileCount, parseProfileGroup } from '../records/profile-pages-html.js';
 import type {
   FeaturedLabel,
   LovedProject,
   ProfileDetails,
   ProfileTotals,
+  UserRank,
 } from '../records/profile-records.js';
 import type { Project, Studio, User, UserProjectRow } from '../records/records.js';
 import { parseUserActivity } from '../records/user-activity-html.js';
@@ -67,6 +68,31 @@ export class Users extends Resource {
       studios: counts.studios!,
       favorites: counts.favorites!,
       loves: readHtmlAnswer(this.session, loves, 'GET', (html) => parseLovesPage(html).total),
+    };
+  }
+
+  /**
+   * Where the user stands: New Scratcher, Scratcher or Scratch Team (the profile page's group,
+   * then the API's `scratchteam`, as scratchattach's `User.rank`), and whether the profile shows
+   * the membership badge (the API's `profile.membership_avatar_badge`, `null` when absent). Two
+   * requests through the budget (no login).
+   * @throws ApiError (404) for an unknown user; naming what was missing when the page lacks its group
+   */
+  async rank(username: string, options: { signal?: AbortSignal } = {}): Promise<UserRank> {
+    assertUsername(username);
+    assertObject(options, 'options');
+    const user = await this.get(username);
+    const page = await this.#page(`/users/${encodeURIComponent(username)}/`, undefined, options.signal);
+    const group = readHtmlAnswer(this.session, page, 'GET', parseProfileGroup);
+    const badge = (user.profile as { membership_avatar_badge?: unknown }).membership_avatar_badge;
+    return {
+      username: user.username,
+      rank: /^new scratcher$/i.test(group)
+        ? 'new-scratcher'
+        : user.scratchteam
+          ? 'scratch-team'
+          : 'scratcher',
+      membership: typeof badge === 'boolean' ? badge : null,
     };
   }
 

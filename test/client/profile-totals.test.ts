@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { toTable } from '../../src/presentation/index.js';
+import { storeOf } from '../../src/sandbox/store-access.js';
 import { caught } from '../support/caught.js';
 import { useSandbox } from '../support/sandbox.js';
 
@@ -52,5 +53,23 @@ describe('profile totals and loves', () => {
     expect((await caught(session.users.totals('no_such_user_x'))).status).toBe(404);
     await expect(session.users.totals('bad name!')).rejects.toThrow(RangeError);
     await expect(session.users.totals(7 as unknown as string)).rejects.toThrow(TypeError);
+  });
+
+  it('rank: New Scratcher (no shared project in the sandbox), Scratcher, Scratch Team', async () => {
+    const session = ctx.anonymous();
+    const demo = ctx.sandbox.samples.demoUser;
+    expect(await session.users.rank(demo)).toEqual({ username: demo, rank: 'scratcher', membership: null });
+    const store = storeOf(ctx.sandbox);
+    const users = [...store.users.values()];
+    const team = users.find((u) => u.scratchteam)!;
+    const newcomer = users.find((u) => !u.scratchteam && store.sharedProjectsOf(u.id).length === 0)!;
+    expect((await session.users.rank(team.username)).rank).toBe('scratch-team');
+    expect((await session.users.rank(newcomer.username)).rank).toBe('new-scratcher');
+    expect(toTable(await session.users.rank(demo)).columns.map((c) => c.key)).toEqual([
+      'username',
+      'rank',
+      'membership',
+    ]);
+    expect((await caught(session.users.rank('no_such_user_x'))).status).toBe(404);
   });
 });

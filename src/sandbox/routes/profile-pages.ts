@@ -1,5 +1,6 @@
 /**
- * The profile's list pages (no login), as far as readers of totals and loves use them:
+ * A profile's page (its header's group) and its list pages (no login), as far as readers of rank,
+ * totals and loves use them:
  * `/users/<u>/followers/`, `following/`, `projects/`, `studios/`, `favorites/` state their totals
  * in their heading; `/projects/all/<u>/loves/?page=N` lists the projects the user loves, 40 a
  * page (404 past the last). An unknown user is the 404 page.
@@ -8,7 +9,7 @@ import type { SandboxContext } from '../context.js';
 import { HttpError } from '../errors.js';
 import type { Incoming, Router } from '../router.js';
 import type { UserRow } from '../state/store.js';
-import { lovesPageHtml, profileCountHtml } from '../views/profile-pages-html.js';
+import { lovesPageHtml, profileCountHtml, profilePageHtml } from '../views/profile-pages-html.js';
 import { html, parsePageNumber, sitePage } from './page-number.js';
 
 /** Loved projects a page. */
@@ -46,6 +47,18 @@ export function profilePageRoutes(router: Router, ctx: SandboxContext): void {
       return html(profileCountHtml(user.username, label, count(user)));
     });
   }
+
+  // The profile page's group. The sandbox's rule (the site's is not public): the Scratch Team is
+  // "Scratch Team", a user without a shared project "New Scratcher", everyone else "Scratcher".
+  router.get('/users/:username', (req) => {
+    const user = userOf(req);
+    const group = user.scratchteam
+      ? 'Scratch Team'
+      : store.sharedProjectsOf(user.id).length === 0
+        ? 'New Scratcher'
+        : 'Scratcher';
+    return html(profilePageHtml(user.username, group, user.joined));
+  });
 
   router.get('/projects/all/:username/loves', (req) => {
     const user = userOf(req);

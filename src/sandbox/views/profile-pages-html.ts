@@ -20,6 +20,24 @@ ${body}
 `;
 }
 
+/**
+ * A profile page's header, as far as readers use it: the user's name and, last in
+ * `div.header-text`, the `span.group` ("New Scratcher", "Scratcher", "Scratch Team").
+ */
+export function profilePageHtml(username: string, group: string, joined: string): string {
+  return page(
+    username,
+    `<div class="box slider-carousel-container">
+  <div class="box-head">
+    <div class="header-text">
+      <h2>${escapeHtml(username)}</h2>
+      <p class="profile-details"><span class="group">${escapeHtml(group)}</span> Joined <span title="${escapeHtml(joined)}">${escapeHtml(joined.slice(0, 10))}</span></p>
+    </div>
+  </div>
+</div>`,
+  );
+}
+
 /** A list page whose heading states `label (count)`. */
 export function profileCountHtml(username: string, label: string, count: number): string {
   return page(
