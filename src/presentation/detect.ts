@@ -8,7 +8,7 @@ import type { FeedItem, Message, StudioActivity, UserActivity } from '../records
 import type { BackpackItem } from '../records/backpack-records.js';
 import type { Classroom, ClassroomListRow } from '../records/classroom-records.js';
 import type { ForumPost, ForumTopic } from '../records/forum-records.js';
-import type { LovedProject, ProfileTotals, UserRank } from '../records/profile-records.js';
+import type { LovedProject, ProfileTotals, ScratchTeamMember, UserRank } from '../records/profile-records.js';
 import type {
   CloudLogEntry,
   Comment,
@@ -35,7 +35,8 @@ export type RecordKind =
   | 'backpackItem'
   | 'profileTotals'
   | 'lovedProject'
-  | 'userRank';
+  | 'userRank'
+  | 'teamMember';
 
 /** A row of messages, a studio's activity, the feed or a profile's activity (WIRE.md §11.1-11.2). */
 export type ActivityRow = Message | StudioActivity | FeedItem | UserActivity;
@@ -64,6 +65,8 @@ export interface RecordOfKind {
   lovedProject: LovedProject;
   /** Where a user stands (`users.rank`). */
   userRank: UserRank;
+  /** A member of the Scratch Team (`users.scratchTeam`). */
+  teamMember: ScratchTeamMember;
 }
 
 type Obj = Record<string, unknown>;
@@ -203,6 +206,16 @@ function isUserRank(x: Obj): boolean {
   );
 }
 
+/** Exactly `{username, id, name}`, as the credits list them. */
+function isTeamMember(x: Obj): boolean {
+  return (
+    (x.username === null || isStr(x.username)) &&
+    (x.id === null || isNum(x.id)) &&
+    isStr(x.name) &&
+    Object.keys(x).length === 3
+  );
+}
+
 function isBackpackItem(x: Obj): boolean {
   return ['id', 'type', 'mime', 'name', 'body', 'thumbnail'].every((key) => isStr(x[key]));
 }
@@ -225,6 +238,7 @@ const CHECKS: ReadonlyArray<readonly [RecordKind, (x: Obj) => boolean]> = [
   ['profileTotals', isProfileTotals],
   ['lovedProject', isLovedProject],
   ['userRank', isUserRank],
+  ['teamMember', isTeamMember],
 ];
 
 function kindOfOne(x: unknown): RecordKind | null {

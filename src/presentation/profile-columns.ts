@@ -9,6 +9,7 @@ export const PROFILE_COLUMNS: {
   readonly profileTotals: ReadonlyArray<Column<RecordOfKind['profileTotals']>>;
   readonly lovedProject: ReadonlyArray<Column<RecordOfKind['lovedProject']>>;
   readonly userRank: ReadonlyArray<Column<RecordOfKind['userRank']>>;
+  readonly teamMember: ReadonlyArray<Column<RecordOfKind['teamMember']>>;
 } = {
   profileTotals: [
     userColumn('username', 100, (t) => t.username),
@@ -27,5 +28,10 @@ export const PROFILE_COLUMNS: {
     userColumn('username', 100, (r) => r.username),
     { key: 'rank', header: 'rank', priority: 90, get: (r) => cell(r.rank) },
     { key: 'membership', header: 'membership', priority: 50, get: (r) => cell(r.membership), format: badge },
+  ],
+  teamMember: [
+    userColumn('username', 100, (m) => m.username),
+    { key: 'name', header: 'name', priority: 90, get: (m) => cell(m.name) },
+    { key: 'id', header: 'id', align: 'right', priority: 50, get: (m) => cell(m.id) },
   ],
 };

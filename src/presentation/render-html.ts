@@ -38,6 +38,7 @@ const NOUNS: Readonly<Record<RecordKind, readonly [string, string]>> = {
   profileTotals: ['profile', 'profiles'],
   lovedProject: ['loved project', 'loved projects'],
   userRank: ['rank', 'ranks'],
+  teamMember: ['team member', 'team members'],
 };
 
 /** E.g. `3 projects`, `40 of 1,000 projects`, `first 40 projects — .all() fetches all`, `no results`. */

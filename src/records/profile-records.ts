@@ -88,3 +88,13 @@ export interface UserRank {
   /** Whether the profile shows the membership badge; `null` when the answer does not say. */
   membership: boolean | null;
 }
+
+/** A member of the Scratch Team, as the site's credits page lists them (`users.scratchTeam`). */
+export interface ScratchTeamMember {
+  /** Their Scratch username; `null` for a member listed without one. */
+  username: string | null;
+  /** Their user id; `null` when listed without one. */
+  id: number | null;
+  /** Their first name, as the credits show it. */
+  name: string;
+}

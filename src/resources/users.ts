@@ -4,6 +4,7 @@ import type { HttpAnswer } from '../http/http.js';
 import { numberedPages } from '../http/numbered-pages.js';
 import { PagedList } from '../http/paging.js';
 import type { MessageCount, UserActivity } from '../records/activity-records.js';
+import { parseCreditsBundle } from '../records/credits-bundle.js';
 import { parseProfileComments } from '../records/profile-comments.js';
 import { parseLovesPage, parseProfileCount, parseProfileGroup } from '../records/profile-pages-html.js';
 import type {
@@ -11,6 +12,7 @@ import type {
   LovedProject,
   ProfileDetails,
   ProfileTotals,
+  ScratchTeamMember,
   UserRank,
 } from '../records/profile-records.js';
 import type { Project, Studio, User, UserProjectRow } from '../records/records.js';
@@ -69,6 +71,18 @@ export class Users extends Resource {
       favorites: counts.favorites!,
       loves: readHtmlAnswer(this.session, loves, 'GET', (html) => parseLovesPage(html).total),
     };
+  }
+
+  /**
+   * The Scratch Team, as the site's credits page lists it: username, id and first name (read
+   * from the page's script `/js/credits.bundle.js`, as scratchattach's `scratch_team_members`;
+   * one request through the budget, no login).
+   * @throws ApiError naming what was missing when the script holds no team list
+   */
+  async scratchTeam(options: { signal?: AbortSignal } = {}): Promise<ScratchTeamMember[]> {
+    assertObject(options, 'options');
+    const answer = await this.#page('/js/credits.bundle.js', undefined, options.signal);
+    return readHtmlAnswer(this.session, answer, 'GET', parseCreditsBundle);
   }
 
   /**

@@ -290,3 +290,31 @@ describe('profile pages that are not what the readers expect', () => {
     expect((await refusal(session().users.loves(user))).reason).toMatch(/at most 40 projects \(it holds 41/);
   });
 });
+
+describe("the credits page's script (scratch-www people.json, bundled)", () => {
+  it("reads the team from JSON.parse('…') with the string's escapes, and refuses a script without it", async () => {
+    const js = (literal: string) =>
+      `!function(e){var a=1;var people=JSON.parse('${literal}');e.x=people}(window);`;
+    pages.set('/js/credits.bundle.js', {
+      type: 'application/javascript',
+      // The JSON's own escapes are doubled in the single-quoted string, as a bundler writes them.
+      body: js(
+        String.raw`[{"userName":"ceebee","userId":2755634,"name":"Christan"},{"userName":"","userId":"","name":"Abisola"},{"userName":"o\'neil","userId":7,"name":"Zo\u00eb \\\\ back"}]`,
+      ),
+    });
+    expect(await session().users.scratchTeam()).toEqual([
+      { username: 'ceebee', id: 2755634, name: 'Christan' },
+      { username: null, id: null, name: 'Abisola' },
+      { username: "o'neil", id: 7, name: 'Zoë \\ back' },
+    ]);
+    for (const [body, reason] of [
+      ['console.log(1)', /team list \(JSON\.parse/],
+      [js('[{"userName"').replace("');", ''), /end of the team list string/],
+      [js('[{"userName":1}]'), /name and userName of member 1/],
+      [js('[{"userName":"a","name":"b"}'), /parses as JSON/],
+    ] as const) {
+      pages.set('/js/credits.bundle.js', { type: 'application/javascript', body });
+      expect((await refusal(session().users.scratchTeam())).reason).toMatch(reason);
+    }
+  });
+});

@@ -72,4 +72,14 @@ describe('profile totals and loves', () => {
     ]);
     expect((await caught(session.users.rank('no_such_user_x'))).status).toBe(404);
   });
+
+  it("the Scratch Team, from the credits page's script", async () => {
+    const session = ctx.anonymous();
+    const team = [...storeOf(ctx.sandbox).users.values()].filter((u) => u.scratchteam);
+    const members = await session.users.scratchTeam();
+    expect(members.slice(0, -1).map((m) => [m.username, m.id])).toEqual(team.map((u) => [u.username, u.id]));
+    // A member listed without an account, a name written with a \u escape.
+    expect(members.at(-1)).toEqual({ username: null, id: null, name: 'Zoë' });
+    expect(toTable(members).columns.map((c) => c.key)).toEqual(['username', 'name', 'id']);
+  });
 });

@@ -60,6 +60,26 @@ export function profilePageRoutes(router: Router, ctx: SandboxContext): void {
     return html(profilePageHtml(user.username, group, user.joined));
   });
 
+  // The credits page's script, as far as the Scratch Team list goes: scratch-www bundles its
+  // `people.json` as `JSON.parse('[{"userName":…,"userId":…,"name":…}]')`. The sandbox's Scratch
+  // Team accounts, then a member listed without an account (as the real list has one).
+  router.get('/js/credits.bundle.js', () => {
+    const people: { userName: string; userId: number | ''; name: string }[] = [...store.users.values()]
+      .filter((u) => u.scratchteam)
+      .map((u) => ({
+        userName: u.username,
+        userId: u.id,
+        name: u.username.replace(/[^A-Za-z].*$/, '') || u.username,
+      }));
+    people.push({ userName: '', userId: '', name: 'Zo\u00eb' });
+    const literal = JSON.stringify(people)
+      .replace(/\\/g, '\\\\')
+      .replace(/'/g, "\\'")
+      .replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+    const script = `!function(e){var t={};function n(r){return t[r]}n.p="";var people=JSON.parse('${literal}');e.credits=people}(window);\n`;
+    return { status: 200, body: script, contentType: 'application/javascript; charset=utf-8' };
+  });
+
   router.get('/projects/all/:username/loves', (req) => {
     const user = userOf(req);
     const all = loved(user.id);
