@@ -129,13 +129,19 @@ export {
   type MyClassesOptions,
 } from './resources/classrooms.js';
 export { type ForumReadOptions, Forums, POSTS_PER_PAGE, TOPICS_PER_PAGE } from './resources/forums.js';
+export { type MessageListOptions, Messages } from './resources/messages.js';
+export { MyStuff, type MyStuffProjectOptions, type MyStuffStudioOptions } from './resources/my-stuff.js';
 export {
+  CommentEvents,
+  type CommentEventsMap,
+  type CommentEventsOptions,
   MessageEvents,
   type MessageEventsMap,
   type MessageEventsOptions,
-} from './resources/message-events.js';
-export { type MessageListOptions, Messages } from './resources/messages.js';
-export { MyStuff, type MyStuffProjectOptions, type MyStuffStudioOptions } from './resources/my-stuff.js';
+  NewRowEvents,
+  type NewRowEventsMap,
+  type NewRowEventsOptions,
+} from './resources/new-row-events.js';
 export type {
   AnalyzeAllOptions,
   AnalyzedProject,

@@ -13,6 +13,7 @@ import type { RecordKind, RecordOfKind } from './detect.js';
 import { formatTimestamp } from './format.js';
 import { FORUM_POST_COLUMNS, FORUM_TOPIC_COLUMNS } from './forum-columns.js';
 import { userLabel } from './known-users.js';
+import { PROFILE_COLUMNS } from './profile-columns.js';
 
 export type { Cell, Column, ColumnContext, ColumnSpec } from './column.js';
 
@@ -188,6 +189,7 @@ const COLUMNS: Columns = {
   forumPost: FORUM_POST_COLUMNS,
   ...CLASS_AND_BACKPACK_COLUMNS,
   projectAnalysis: ANALYSIS_COLUMNS,
+  ...PROFILE_COLUMNS,
 };
 
 /** The columns shown for records of `kind`, in display order. */

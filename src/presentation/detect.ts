@@ -9,6 +9,7 @@ import type { FeedItem, Message, StudioActivity, UserActivity } from '../records
 import type { BackpackItem } from '../records/backpack-records.js';
 import type { Classroom, ClassroomListRow } from '../records/classroom-records.js';
 import type { ForumPost, ForumTopic } from '../records/forum-records.js';
+import type { LovedProject, ProfileTotals, ScratchTeamMember, UserRank } from '../records/profile-records.js';
 import type {
   CloudLogEntry,
   Comment,
@@ -33,7 +34,11 @@ export type RecordKind =
   | 'classroom'
   | 'classroomRow'
   | 'backpackItem'
-  | 'projectAnalysis';
+  | 'projectAnalysis'
+  | 'profileTotals'
+  | 'lovedProject'
+  | 'userRank'
+  | 'teamMember';
 
 /** A row of messages, a studio's activity, the feed or a profile's activity (WIRE.md §11.1-11.2). */
 export type ActivityRow = Message | StudioActivity | FeedItem | UserActivity;
@@ -58,6 +63,14 @@ export interface RecordOfKind {
   backpackItem: BackpackItem;
   /** What `analyzeProject` and `projects.analyze` give. */
   projectAnalysis: ProjectAnalysis & { id?: number };
+  /** A profile's totals (`users.totals`). */
+  profileTotals: ProfileTotals;
+  /** A project a user loves, as the loves page lists it (`users.loves`). */
+  lovedProject: LovedProject;
+  /** Where a user stands (`users.rank`). */
+  userRank: UserRank;
+  /** A member of the Scratch Team (`users.scratchTeam`). */
+  teamMember: ScratchTeamMember;
 }
 
 type Obj = Record<string, unknown>;
@@ -180,6 +193,39 @@ function isProjectAnalysis(x: Obj): boolean {
   );
 }
 
+function isProfileTotals(x: Obj): boolean {
+  return (
+    isStr(x.username) &&
+    ['followers', 'following', 'projects', 'studios', 'favorites', 'loves'].every((key) => isNum(x[key]))
+  );
+}
+
+/** Exactly `{id, title, author}`: a richer record with these fields is a project of its own kind. */
+function isLovedProject(x: Obj): boolean {
+  return isNum(x.id) && isStr(x.title) && isStr(x.author) && Object.keys(x).length === 3;
+}
+
+const RANKS = new Set(['new-scratcher', 'scratcher', 'scratch-team']);
+
+function isUserRank(x: Obj): boolean {
+  return (
+    isStr(x.username) &&
+    isStr(x.rank) &&
+    RANKS.has(x.rank) &&
+    (x.membership === null || typeof x.membership === 'boolean')
+  );
+}
+
+/** Exactly `{username, id, name}`, as the credits list them. */
+function isTeamMember(x: Obj): boolean {
+  return (
+    (x.username === null || isStr(x.username)) &&
+    (x.id === null || isNum(x.id)) &&
+    isStr(x.name) &&
+    Object.keys(x).length === 3
+  );
+}
+
 function isBackpackItem(x: Obj): boolean {
   return ['id', 'type', 'mime', 'name', 'body', 'thumbnail'].every((key) => isStr(x[key]));
 }
@@ -200,6 +246,10 @@ const CHECKS: ReadonlyArray<readonly [RecordKind, (x: Obj) => boolean]> = [
   ['classroomRow', isClassroomRow],
   ['backpackItem', isBackpackItem],
   ['projectAnalysis', isProjectAnalysis],
+  ['profileTotals', isProfileTotals],
+  ['lovedProject', isLovedProject],
+  ['userRank', isUserRank],
+  ['teamMember', isTeamMember],
 ];
 
 function kindOfOne(x: unknown): RecordKind | null {

@@ -36,6 +36,10 @@ const NOUNS: Readonly<Record<RecordKind, readonly [string, string]>> = {
   classroomRow: ['class', 'classes'],
   backpackItem: ['backpack item', 'backpack items'],
   projectAnalysis: ['analysis', 'analyses'],
+  profileTotals: ['profile', 'profiles'],
+  lovedProject: ['loved project', 'loved projects'],
+  userRank: ['rank', 'ranks'],
+  teamMember: ['team member', 'team members'],
 };
 
 /** E.g. `3 projects`, `40 of 1,000 projects`, `first 40 projects — .all() fetches all`, `no results`. */

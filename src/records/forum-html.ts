@@ -32,10 +32,14 @@ import {
 /** Most rows one page may hold (the site shows 25 topics or 20 posts): past it, the page is refused. */
 export const MAX_ROWS_PER_PAGE = 1_000;
 
-/** Where a page's times are read: the zone they are written in, and the moment "Today" means. */
+/**
+ * Where a page's times are read: the zone they are written in, the moment "Today" means, and
+ * the language the answer says it is in (`Content-Language`), when it says.
+ */
 export interface ForumClock {
   timeZone: string;
   now: number;
+  language?: string | null;
 }
 
 /** Where a list page stands: its number and the last page's, when the page says. */
@@ -90,30 +94,64 @@ function countOf(cell: HtmlElement | undefined, what: string): number {
   return count;
 }
 
-/** "by alice" → "alice". */
+/**
+ * "by alice" → "alice": the name is the last word (names have no spaces), so a page in another
+ * language ("von alice") names the same user.
+ */
 function byUser(root: HtmlRoot): string | null {
   const span = findElement(root, { className: 'byuser' });
   if (!span) return null;
-  const text = textOf(span).replace(/^by\s+/i, '');
-  return text === '' ? null : text;
+  return textOf(span).split(' ').at(-1) || null;
 }
 
-/** A time the page writes, or `null` when there is none; text that is not a time is refused. */
-function timeOf(text: string, clock: ForumClock, what: string): Date | null {
+/** The language a page says it is in: the answer's `Content-Language`, else `<html lang>`. */
+function pageLanguage(root: HtmlRoot, clock: ForumClock): string | null {
+  const html = findElement(root, { tag: 'html' });
+  const tag = (clock.language ?? html?.attribs.lang ?? '').split(',')[0]!.trim();
+  return tag === '' ? null : tag;
+}
+
+/** "German (de)" for `de`; the tag alone when the runtime has no name for it. */
+function languageName(tag: string): string {
+  try {
+    const name = new Intl.DisplayNames(['en'], { type: 'language' }).of(tag);
+    return name && name !== tag ? `${name} (${tag})` : tag;
+  } catch {
+    return tag;
+  }
+}
+
+/**
+ * A time the page writes, or `null` when there is none; text that is not a time is refused,
+ * naming the page's language when it is not English (the forums write times in the language of
+ * the account's forum profile, WIRE.md §12.7).
+ */
+function timeOf(text: string, clock: ForumClock, what: string, root?: HtmlRoot): Date | null {
   if (text === '') return null;
   const time = parseForumTime(text, clock.timeZone, clock.now);
-  if (!time)
-    throw new UnreadablePageError(`readable ${what} (it shows ${JSON.stringify(text.slice(0, 60))})`);
-  return time;
+  if (time) return time;
+  const shown = JSON.stringify(text.slice(0, 60));
+  const language = root ? pageLanguage(root, clock) : (clock.language ?? null);
+  if (language && !/^en\b/i.test(language)) {
+    throw new UnreadablePageError(
+      `English text: it is in ${languageName(language)} (its ${what} shows ${shown}); the forums answer in the language of the account's forum profile, so set that to English or read without logging in`,
+    );
+  }
+  throw new UnreadablePageError(`readable ${what} (it shows ${shown})`);
 }
 
 /** The "Last post" cell of a row: `<a href="/discuss/post/9/">Today 10:11:12</a> <span class="byuser">by bob</span>`. */
-function lastPostOf(cell: HtmlElement | undefined, clock: ForumClock, what: string): ForumLastPost {
+function lastPostOf(
+  cell: HtmlElement | undefined,
+  clock: ForumClock,
+  what: string,
+  root: HtmlRoot,
+): ForumLastPost {
   if (!cell) return { id: null, time: null, author: null };
   const link = firstLink(cell, 'post');
   return {
     id: linkedId(link, 'post'),
-    time: link ? timeOf(textOf(link), clock, `${what}'s last-post time`) : null,
+    time: link ? timeOf(textOf(link), clock, `${what}'s last-post time`, root) : null,
     author: byUser(cell),
   };
 }
@@ -157,8 +195,9 @@ export function parseCategories(html: string, clock: ForumClock): ForumCategory[
   );
   const categories: ForumCategory[] = [];
   for (const box of boxes) {
+    // The heading holds a "Toggle shoutbox" link before the group's name: its own text is the name.
     const heading = findElement(box, { tag: 'h4' });
-    const group = heading ? textOf(heading) : '';
+    const group = heading ? ownTexts(heading).join(' ') : '';
     for (const row of findElements(box, { tag: 'tr' })) {
       const cells = cellsOf(row);
       if (cells.length < 2) continue;
@@ -172,10 +211,10 @@ export function parseCategories(html: string, clock: ForumClock): ForumCategory[
         id,
         name,
         group,
-        description: description ? ownTexts(description).join(' ') : '',
+        description: description ? descriptionOf(description) : '',
         topics: countOf(cells[1], `topic count of category ${id}`),
         posts: countOf(cells[2], `post count of category ${id}`),
-        lastPost: lastPostOf(cells[3], clock, `category ${id}`),
+        lastPost: lastPostOf(cells[3], clock, `category ${id}`, root),
       });
     }
   }
@@ -183,6 +222,12 @@ export function parseCategories(html: string, clock: ForumClock): ForumCategory[
     throw new UnreadablePageError('category rows (div.box table tr with a /discuss/<id>/ link)');
   checkRows(categories, 'categories');
   return categories;
+}
+
+/** A forum's description: the text of its box after the name's heading, inline markup's text kept. */
+function descriptionOf(box: HtmlElement): string {
+  const parts = box.children.filter((node) => !(DomUtils.isTag(node) && node.name === 'h3'));
+  return normalizeSpace(parts.map((node) => DomUtils.textContent(node)).join(''));
 }
 
 /** A category's page: its name, where the page stands, and its topic rows. */
@@ -194,8 +239,11 @@ export interface TopicListPage extends PagePosition {
 /**
  * A category's topic list (`/discuss/<id>/?page=N`): the name in `h4 > span`, then a row per
  * topic: the link `/discuss/topic/<id>/` and "by <author>" in `td.tcl`, replies and views (with
- * thousands separators) and the last post. Sticky rows (a `sticky` icon, or "Sticky:") are kept
- * and marked; rows of one cell (separators, "Forum is empty.") are not topics.
+ * thousands separators) and the last post. The icon's classes mark sticky (`isticky`) and
+ * closed (`iclosed`, or the title box's `closed-topic`) topics; rows of one cell are not topics.
+ * A table with no topic row is refused unless it shows the site's empty marker (`td.djangobbcon1`,
+ * "Forum is empty."). The live rows close one `</div>` too many in their first cell (WIRE.md
+ * §12.7): `parseHtml` ignores it, as browsers do.
  */
 export function parseTopicList(html: string, categoryId: number, clock: ForumClock): TopicListPage {
   const root = parseHtml(html);
@@ -208,15 +256,18 @@ export function parseTopicList(html: string, categoryId: number, clock: ForumClo
   if (!table) throw new UnreadablePageError('topic table');
   const rows = findElements(table, { tag: 'tr' }).filter((row) => cellsOf(row).length > 1);
   checkRows(rows, 'topic rows');
+  if (rows.length === 0 && !findElement(table, { tag: 'td', className: 'djangobbcon1' })) {
+    throw new UnreadablePageError('topic rows, nor the empty-forum marker (td.djangobbcon1)');
+  }
   const topics = rows.map((row, i): ForumTopic => {
     const cells = cellsOf(row);
-    const link = firstLink(cells[0]!, 'topic');
+    const heading = findElement(cells[0]!, { tag: 'h3' });
+    const link = firstLink(heading ?? cells[0]!, 'topic');
     const id = linkedId(link, 'topic');
     if (id === null || !link)
       throw new UnreadablePageError(`topic link (/discuss/topic/<id>/) in row ${i + 1}`);
     const title = textOf(link);
-    const icons = findElements(cells[0]!, { className: 'icon' }).flatMap(classesOf);
-    const words = findElements(cells[0]!, { className: 'tclcon' }).flatMap(ownTexts).join(' ').toLowerCase();
+    const classes = findElements(cells[0]!, {}).flatMap(classesOf);
     return {
       id,
       title,
@@ -225,9 +276,9 @@ export function parseTopicList(html: string, categoryId: number, clock: ForumClo
       author: byUser(cells[0]!),
       replies: countOf(cells[1], `reply count of topic ${id}`),
       views: countOf(cells[2], `view count of topic ${id}`),
-      sticky: icons.includes('sticky') || classesOf(row).includes('sticky') || words.includes('sticky:'),
-      closed: icons.includes('closed') || classesOf(row).includes('closed'),
-      lastPost: lastPostOf(cells[3], clock, `topic ${id}`),
+      sticky: classes.includes('isticky'),
+      closed: classes.includes('iclosed') || classes.includes('closed-topic'),
+      lastPost: lastPostOf(cells[3], clock, `topic ${id}`, root),
     };
   });
   return { category, topics, ...pagePosition(root) };
@@ -241,9 +292,12 @@ export interface PostPage extends PagePosition {
   posts: ForumPost[];
 }
 
-/** "Last edited by alice (Jun 3, 2024 10:11:12)" → the editor and the time, when the note says. */
+/**
+ * "Last edited by alice (Jun 3, 2024 10:11:12)" → the editor and the time: the name is the word
+ * before the parenthesis, in any language's wording of the note.
+ */
 function editOf(note: string, clock: ForumClock): { editedBy: string | null; editedAt: Date | null } {
-  const match = /^Last edited by (\S+)(?: \((.+)\))?$/i.exec(note);
+  const match = /(\S+) \(([^()]+)\)$/.exec(note);
   if (!match) return { editedBy: null, editedAt: null };
   return {
     editedBy: match[1]!,
@@ -288,12 +342,10 @@ export function postText(body: HtmlElement): string {
       else if (!DomUtils.isTag(child)) continue;
       else if (child.name === 'br') flush();
       else if (child.name === 'pre') {
-        // Code keeps its lines.
+        // Code keeps its lines and their indentation; only its trailing blank lines go.
         flush();
-        for (const codeLine of DomUtils.textContent(child).split('\n')) {
-          line = codeLine;
-          flush();
-        }
+        const code = DomUtils.textContent(child).replace(/\s+$/, '').replace(/^\n+/, '');
+        for (const codeLine of code.split('\n')) lines.push(codeLine.replace(/\s+$/, ''));
       } else if (BLOCKS.has(child.name)) {
         flush();
         walk(child);
@@ -307,7 +359,13 @@ export function postText(body: HtmlElement): string {
 }
 
 /** One `div.blockpost`. */
-function postOf(block: HtmlElement, topicId: number, topicTitle: string, clock: ForumClock): ForumPost {
+function postOf(
+  block: HtmlElement,
+  topicId: number,
+  topicTitle: string,
+  clock: ForumClock,
+  root: HtmlRoot,
+): ForumPost {
   const idAttr = block.attribs.id ?? '';
   const id = idAttr.startsWith('p') ? idText(idAttr.slice(1)) : null;
   if (id === null) throw new UnreadablePageError('post id (div.blockpost id="p<digits>")');
@@ -331,7 +389,7 @@ function postOf(block: HtmlElement, topicId: number, topicTitle: string, clock: 
     topicTitle,
     index,
     author,
-    time: dateLink ? timeOf(textOf(dateLink), clock, `time of post ${id}`) : null,
+    time: dateLink ? timeOf(textOf(dateLink), clock, `time of post ${id}`, root) : null,
     text: postText(body),
     html: DomUtils.getInnerHTML(body, { encodeEntities: 'utf8' }),
     editNote,
@@ -354,9 +412,9 @@ export function parsePostPage(html: string, topicId: number, clock: ForumClock):
   const categoryLink = trail ? firstLink(trail, '') : null;
   const items = trail ? childElements(trail).filter((li) => li.name === 'li') : [];
   const last = items.at(-1);
-  // The trail's last item is the topic's title as text ("» Title"), after the category's link.
+  // The trail's last item is the topic's title as text ("» Title"), then the topic's feed link.
   const crumbTitle =
-    last && !findElement(last, { tag: 'a' }) ? normalizeSpace(textOf(last).replace(/^»/, '')) : '';
+    last && !firstLink(last, '') ? normalizeSpace(ownTexts(last).join(' ').replace(/^»/, '')) : '';
   const blocks = findElements(root, { tag: 'div', className: 'blockpost' });
   checkRows(blocks, 'posts');
   const firstH3 = blocks[0] && findElement(blocks[0], { tag: 'h3' });
@@ -365,7 +423,7 @@ export function parsePostPage(html: string, topicId: number, clock: ForumClock):
     title,
     category: categoryLink ? textOf(categoryLink) : '',
     categoryId: linkedId(categoryLink, ''),
-    posts: blocks.map((block) => postOf(block, topicId, title, clock)),
+    posts: blocks.map((block) => postOf(block, topicId, title, clock, root)),
     ...pagePosition(wrapper),
   };
 }

@@ -1,7 +1,9 @@
 /**
- * The forums' times: "Today 10:11:12", "Yesterday 10:11:12" or "Jun 3, 2024 10:11:12", written in
- * the site's time zone (WIRE.md §12.1; scratchattach keeps them as text and cuts the third kind
- * to "Jun 3,"). Read here into instants with the platform's own time-zone data (`Intl`).
+ * The forums' times: Django's `naturalday` and the time ("Today 10:11:12", "Yesterday …", and
+ * across midnight "Tomorrow …"), else its English date ("Sept. 3, 2024 10:11:12", "March 5, 2024
+ * …"), written in the site's time zone (WIRE.md §12.1, §12.7; scratchattach keeps them as text
+ * and cuts the third kind to "Jun 3,"). Read here into instants with the platform's own
+ * time-zone data (`Intl`).
  */
 
 /**
@@ -11,6 +13,23 @@
 export const SITE_TIME_ZONE = 'America/New_York';
 
 const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
+/** Django's `N` format: the Associated Press's month abbreviations, as the site writes dates. */
+const AP_MONTHS = [
+  'Jan.',
+  'Feb.',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'Aug.',
+  'Sept.',
+  'Oct.',
+  'Nov.',
+  'Dec.',
+];
+/** The words `naturalday` uses, and the day each names relative to today. */
+const NATURAL_DAYS: Readonly<Record<string, number>> = { today: 0, yesterday: -1, tomorrow: 1 };
 
 const formatters = new Map<string, Intl.DateTimeFormat>();
 
@@ -94,8 +113,9 @@ function clock(text: string | undefined): [number, number, number] | null {
 }
 
 /**
- * A forum time as an instant, or `null` when the text is none of the three forms.
- * @param text "Today 10:11:12", "Yesterday 10:11:12" or "Jun 3, 2024 10:11:12" (seconds optional)
+ * A forum time as an instant, or `null` when the text is none of the forms.
+ * @param text "Today 10:11:12", "Yesterday 10:11:12", "Tomorrow 00:05:00", "Sept. 3, 2024
+ *   10:11:12" or "Jun 3, 2024 10:11:12" (seconds optional)
  * @param timeZone the zone the page writes times in (default {@link SITE_TIME_ZONE})
  * @param now the moment "Today" is relative to (default the current time)
  */
@@ -105,10 +125,10 @@ export function parseForumTime(text: string, timeZone = SITE_TIME_ZONE, now = Da
     .trim()
     .split(' ');
   const first = words[0]?.toLowerCase();
-  if ((first === 'today' || first === 'yesterday') && words.length === 2) {
+  if (first !== undefined && Object.hasOwn(NATURAL_DAYS, first) && words.length === 2) {
     const time = clock(words[1]);
     if (!time) return null;
-    const [y, mo, d] = dateIn(timeZone, now, first === 'today' ? 0 : -1);
+    const [y, mo, d] = dateIn(timeZone, now, NATURAL_DAYS[first]!);
     return zonedTime(timeZone, y, mo, d, ...time);
   }
   if (words.length !== 4 || first === undefined) return null;
@@ -124,7 +144,7 @@ export function parseForumTime(text: string, timeZone = SITE_TIME_ZONE, now = Da
 
 /**
  * How the forums write `instant` as seen at `now` in `timeZone`: "Today 10:11:12",
- * "Yesterday 10:11:12" or "Jun 3, 2024 10:11:12" (the sandbox's pages use it).
+ * "Yesterday 10:11:12", "Tomorrow 10:11:12" or "Sept. 3, 2024 10:11:12" (the sandbox's pages use it).
  */
 export function formatForumTime(instant: Date, timeZone = SITE_TIME_ZONE, now = Date.now()): string {
   const wall = new Date(wallClock(instant.getTime(), timeZone));
@@ -133,6 +153,6 @@ export function formatForumTime(instant: Date, timeZone = SITE_TIME_ZONE, now = 
   const day = [wall.getUTCFullYear(), wall.getUTCMonth(), wall.getUTCDate()].join('-');
   if (day === dateIn(timeZone, now, 0).join('-')) return `Today ${time}`;
   if (day === dateIn(timeZone, now, -1).join('-')) return `Yesterday ${time}`;
-  const month = MONTHS[wall.getUTCMonth()]!;
-  return `${month[0]!.toUpperCase()}${month.slice(1)} ${wall.getUTCDate()}, ${wall.getUTCFullYear()} ${time}`;
+  if (day === dateIn(timeZone, now, 1).join('-')) return `Tomorrow ${time}`;
+  return `${AP_MONTHS[wall.getUTCMonth()]} ${wall.getUTCDate()}, ${wall.getUTCFullYear()} ${time}`;
 }

@@ -43,8 +43,73 @@ export function parseHtml(html: string): HtmlDocument {
   if (typeof html !== 'string') throw new TypeError('html must be a string');
   const options = { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true };
   const handler = new DepthLimitedHandler();
-  new Parser(handler, options).end(html);
+  new CellScopedParser(handler, html, options).end(html);
   return handler.root;
+}
+
+/**
+ * Elements an end tag may not close past (HTML's "has an element in scope"): a stray `</div>`
+ * inside a table cell is ignored, as browsers ignore it. The forum's topic rows carry exactly
+ * such a tag (WIRE.md §12.7); htmlparser2 alone would close the whole table at it.
+ */
+const SCOPE_BOUNDARIES = new Set([
+  'td',
+  'th',
+  'caption',
+  'table',
+  'html',
+  'template',
+  'object',
+  'marquee',
+  'applet',
+]);
+/** End tags htmlparser2 acts on even when nothing of their name is open. */
+const KEEP_HANDLING = new Set([
+  'p',
+  'br',
+  'svg',
+  'math',
+  'foreignobject',
+  'desc',
+  'title',
+  'mi',
+  'mo',
+  'mn',
+  'ms',
+  'mtext',
+  'annotation-xml',
+]);
+/** End tags that belong to the table's own structure and close a cell as they should. */
+const TABLE_PARTS = new Set(['table', 'tbody', 'thead', 'tfoot', 'tr', 'td', 'th', 'caption']);
+
+/** htmlparser2's parser, ignoring an end tag whose element is open only outside the current cell. */
+class CellScopedParser extends Parser {
+  readonly #handler: DepthLimitedHandler;
+  readonly #source: string;
+
+  constructor(
+    handler: DepthLimitedHandler,
+    source: string,
+    options: ConstructorParameters<typeof Parser>[1],
+  ) {
+    super(handler, options);
+    this.#handler = handler;
+    this.#source = source;
+  }
+
+  /** @internal The whole text is parsed in one `end()`, so the indices are offsets into it. */
+  override onclosetag(start: number, endIndex: number): void {
+    const name = this.#source.slice(start, endIndex).toLowerCase();
+    // An end tag of nothing open changes nothing (htmlparser2 would search its whole stack for
+    // it); `p`, `br` and the foreign-content tags keep htmlparser2's own handling.
+    const stray = !this.#handler.isOpen(name) && !KEEP_HANDLING.has(name);
+    if (stray || (!TABLE_PARTS.has(name) && this.#handler.closesPastScope(name))) {
+      this.endIndex = endIndex;
+      this.startIndex = endIndex + 1;
+      return;
+    }
+    super.onclosetag(start, endIndex);
+  }
 }
 
 /**
@@ -66,15 +131,42 @@ export function parseXml(xml: string): HtmlDocument {
  */
 class DepthLimitedHandler extends DomHandler {
   #depth = 0;
+  /** The depths of the open elements of each name, innermost last. */
+  readonly #openAt = new Map<string, number[]>();
+  /** The depths of the open scope boundaries (table cells and the like), innermost last. */
+  readonly #scopes: number[] = [];
 
   override onopentag(name: string, attribs: Record<string, string>): void {
     if (++this.#depth > MAX_HTML_DEPTH) throw new HtmlDepthError(MAX_HTML_DEPTH);
     super.onopentag(name, attribs);
+    const depths = this.#openAt.get(name);
+    if (depths) depths.push(this.#depth);
+    else this.#openAt.set(name, [this.#depth]);
+    if (SCOPE_BOUNDARIES.has(name)) this.#scopes.push(this.#depth);
   }
 
   override onclosetag(): void {
+    const closing = this.tagStack.at(-1);
+    if (closing && DomUtils.isTag(closing)) {
+      this.#openAt.get(closing.name)?.pop();
+      if (this.#scopes.at(-1) === this.#depth) this.#scopes.pop();
+    }
     this.#depth--;
     super.onclosetag();
+  }
+
+  /** Is an element named `name` open? */
+  isOpen(name: string): boolean {
+    return (this.#openAt.get(name)?.length ?? 0) > 0;
+  }
+
+  /**
+   * Would an end tag `name` close elements past a scope boundary (a table cell) to reach its own?
+   * Constant time: a hostile page of a million end tags under deep nesting stays cheap.
+   */
+  closesPastScope(name: string): boolean {
+    const at = this.#openAt.get(name)?.at(-1);
+    return at !== undefined && (this.#scopes.at(-1) ?? 0) > at;
   }
 }
 

@@ -23,22 +23,78 @@ export const FEATURED_LABEL_CODES: Readonly<Record<FeaturedLabel, string>> = Obj
   'why-i-scratch': '4',
 });
 
-/** A profile's "About me", "What I'm working on" and featured project (`{site}/site-api/users/all/<name>/`). */
-export interface ProfileDetails {
-  username: string;
+/** The project a profile features, as `featured_project_data` describes it. */
+export interface FeaturedProjectData {
+  /** The project's id (the site writes it as a string; read as a number). */
   id: number;
-  /** "About me". */
-  bio: string;
-  /** "What I'm working on". */
-  status: string;
+  creator: string;
+  title: string;
+  /** Protocol-relative (`//uploads.scratch.mit.edu/…`), as the site writes it. */
+  thumbnail_url: string;
+  /** When the project was last changed, as the site writes it (ISO, no zone). */
+  datetime_modified: string;
+}
+
+/**
+ * A profile's featured project (`{site}/site-api/users/all/<name>/`), in the live answer's shape
+ * (WIRE.md §12.7). "About me" and "What I'm working on" are not in it: `users.get(name).profile`
+ * holds them.
+ */
+export interface ProfileDetails {
+  /** The profile's id. */
+  id: number;
+  user: { username: string; pk: number };
+  /** The user's picture, protocol-relative. */
+  thumbnail_url: string;
   /** The featured project's id; `null` means the latest shared project. */
   featured_project: number | null;
-  /** The label's code: `''` or `'0'` to `'4'` (see {@link FeaturedLabel}). */
-  featured_project_label: string;
+  /** The label's number (`null` for "Featured Project", `0` to `4`: see {@link FeaturedLabel}). */
+  featured_project_label_id: number | null;
   /** The label as the profile shows it ("Work In Progress"). */
   featured_project_label_name: string;
   /** The project the profile shows, or `null` when it has none to show. */
-  featured_project_data: { id: number; creator: string; title: string; thumbnail_url: string } | null;
-  /** Refusals of the edit's content, as the site words them; empty when it took. */
-  errors?: string[];
+  featured_project_data: FeaturedProjectData | null;
+}
+
+/**
+ * A profile's totals, as its pages' headings state them ("Followers (1234)"): what the API's user
+ * record does not hold.
+ */
+export interface ProfileTotals {
+  username: string;
+  followers: number;
+  following: number;
+  /** Shared projects. */
+  projects: number;
+  /** Studios the user hosts, manages or curates. */
+  studios: number;
+  favorites: number;
+  /** Projects the user loves. */
+  loves: number;
+}
+
+/** A project a user loves, as the loves page (`/projects/all/<name>/loves/`) lists it. */
+export interface LovedProject {
+  id: number;
+  title: string;
+  author: string;
+}
+
+/** Where a user stands on the site (`users.rank`). */
+export interface UserRank {
+  username: string;
+  /** New Scratcher, Scratcher, or Scratch Team (as scratchattach's `User.rank` orders them). */
+  rank: 'new-scratcher' | 'scratcher' | 'scratch-team';
+  /** Whether the profile shows the membership badge; `null` when the answer does not say. */
+  membership: boolean | null;
+}
+
+/** A member of the Scratch Team, as the site's credits page lists them (`users.scratchTeam`). */
+export interface ScratchTeamMember {
+  /** Their Scratch username; `null` for a member listed without one. */
+  username: string | null;
+  /** Their user id; `null` when listed without one. */
+  id: number | null;
+  /** Their first name, as the credits show it. */
+  name: string;
 }

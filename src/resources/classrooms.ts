@@ -195,17 +195,8 @@ export class Classrooms extends Resource {
       method: 'POST',
       json: { title, description },
     });
-    const id = Array.isArray(answer) ? (answer[0] as { id?: unknown } | undefined)?.id : undefined;
-    if (typeof id !== 'number') {
-      throw new ApiError({
-        status: 200,
-        url,
-        method: 'POST',
-        body: answer,
-        reason: 'the answer names no new class id',
-      });
-    }
-    return this.get(id);
+    // The site answers a list of one `{success, msg, id, title}` (WIRE.md §12.7).
+    return this.get(createdId(answer, 'id', { url, what: 'class' }));
   }
 
   /** Sets the class's title (educator only). */
@@ -252,20 +243,12 @@ export class Classrooms extends Resource {
     this.session.requireAuth('classrooms.addStudio');
     const token = await this.#token(classId);
     const url = `${this.session.hosts.site}/classes/create_classroom_gallery/`;
-    const answer = await this.session.authedJson<{ id?: unknown }>(url, {
+    const answer = await this.session.authedJson<unknown>(url, {
       method: 'POST',
       json: { classroom_id: String(classId), classroom_token: token, title, description },
     });
-    if (typeof answer?.id !== 'number') {
-      throw new ApiError({
-        status: 200,
-        url,
-        method: 'POST',
-        body: answer,
-        reason: 'the answer names no new studio id',
-      });
-    }
-    return answer.id;
+    // The site answers a list of one `{success, msg, gallery_id, gallery_title}` (WIRE.md §12.7).
+    return createdId(answer, 'gallery_id', { url, what: 'studio' });
   }
 
   /** The class's token, from the educator's lists (open first, then ended). */
@@ -315,6 +298,28 @@ function classText(value: unknown, name: string, max: number, required: boolean)
   if (value.length > max)
     throw new RangeError(`${name} must be at most ${max} characters long, got ${value.length}`);
   return value;
+}
+
+/**
+ * The new object's id in a creation's answer, a list of one `{success, msg, <key>, …}`; a refusal
+ * (`success: false`) or any other answer is an {@link ApiError} naming the site's message.
+ */
+function createdId(answer: unknown, key: 'id' | 'gallery_id', at: { url: string; what: string }): number {
+  const first: unknown = Array.isArray(answer) && answer.length === 1 ? answer[0] : undefined;
+  const row = typeof first === 'object' && first !== null ? (first as Record<string, unknown>) : {};
+  const id = row[key];
+  if (row.success === true && typeof id === 'number' && Number.isSafeInteger(id) && id > 0) return id;
+  const msg = typeof row.msg === 'string' && row.msg !== '' ? `: ${row.msg}` : '';
+  throw new ApiError({
+    status: 200,
+    url: at.url,
+    method: 'POST',
+    body: answer,
+    reason:
+      row.success === false
+        ? `the site refused to create the ${at.what}${msg}`
+        : `the answer names no new ${at.what} id (${key})`,
+  });
 }
 
 function fromApi(record: ApiClassroom): Classroom {

@@ -5,7 +5,7 @@
  * site's rules treat it as something people do, not programs.
  */
 import { ApiError } from '../errors.js';
-import { readHtmlAnswer } from '../http/html-answer.js';
+import { answerText, readHtmlAnswer } from '../http/html-answer.js';
 import type { HttpAnswer } from '../http/http.js';
 import { numberedPages } from '../http/numbered-pages.js';
 import { PagedList } from '../http/paging.js';
@@ -59,7 +59,7 @@ export class Forums extends Resource {
   async categories(options: ForumReadOptions = {}): Promise<ForumCategory[]> {
     assertObject(options, 'options');
     const answer = await this.#get('/discuss/', undefined, options.signal);
-    return readHtmlAnswer(this.session, answer, 'GET', (html) => parseCategories(html, this.#clock()));
+    return readHtmlAnswer(this.session, answer, 'GET', (html) => parseCategories(html, this.#clock(answer)));
   }
 
   /**
@@ -75,7 +75,7 @@ export class Forums extends Resource {
       const answer = await this.#get(`/discuss/${id}/`, page, signal);
       if (!answer) return { rows: [], last: null };
       const read = readHtmlAnswer(this.session, answer, 'GET', (html) =>
-        parseTopicList(html, id, this.#clock()),
+        parseTopicList(html, id, this.#clock(answer)),
       );
       return {
         rows: this.#rowsOf(answer, page, read, read.topics, TOPICS_PER_PAGE, 'topics'),
@@ -97,7 +97,7 @@ export class Forums extends Resource {
       const answer = await this.#get(`/discuss/topic/${id}/`, page, signal);
       if (!answer) return { rows: [], last: null };
       const read = readHtmlAnswer(this.session, answer, 'GET', (html) =>
-        parsePostPage(html, id, this.#clock()),
+        parsePostPage(html, id, this.#clock(answer)),
       );
       if (page === 1 && read.posts.length === 0) {
         throw this.#unreadable(answer, 'posts (div.blockpost) on the first page');
@@ -125,8 +125,45 @@ export class Forums extends Resource {
     return readHtmlAnswer(this.session, answer, 'GET', (xml) => parseTopicFeed(xml, id));
   }
 
-  #clock(): ForumClock {
-    return { timeZone: this.#timeZone, now: Date.now() };
+  /** The clock a page is read with; the language is the one the answer says it is in. */
+  /**
+   * One post by its id: `/discuss/post/<id>/` sends to the page of its topic that holds it
+   * (`?page=N#post-<id>`), which is read as `posts` reads it.
+   * @throws ApiError (404) when the post does not exist; naming what was missing when the page
+   *   it leads to is not its topic's, or does not hold it
+   */
+  async post(postId: number | string, options: ForumReadOptions = {}): Promise<ForumPost> {
+    const id = toId(postId, 'postId');
+    assertObject(options, 'options');
+    const answer = await this.#get(`/discuss/post/${id}/`, undefined, options.signal);
+    const topic = /^\/discuss\/topic\/(\d{1,15})\/$/.exec(new URL(answer.url).pathname);
+    if (!topic)
+      throw this.#unreadable(answer, `topic (the post's link led to ${new URL(answer.url).pathname})`);
+    const topicId = Number(topic[1]);
+    const read = readHtmlAnswer(this.session, answer, 'GET', (html) =>
+      parsePostPage(html, topicId, this.#clock(answer)),
+    );
+    const post = read.posts.find((p) => p.id === id);
+    if (!post) throw this.#unreadable(answer, `post ${id} (div#p${id}) on the page its link led to`);
+    return post;
+  }
+
+  /**
+   * A post's BBCode, as its author wrote it (`/discuss/post/<id>/source/`, plain text; the forum
+   * serves it for quoting).
+   * @throws ApiError (404) when the post does not exist, or when the answer is not plain text
+   */
+  async postSource(postId: number | string, options: ForumReadOptions = {}): Promise<string> {
+    const id = toId(postId, 'postId');
+    assertObject(options, 'options');
+    const answer = await this.#get(`/discuss/post/${id}/source/`, undefined, options.signal);
+    const type = (answer.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+    if (type !== 'text/plain') throw this.#unreadable(answer, `plain text (it is ${type || 'untyped'})`);
+    return answerText(answer);
+  }
+
+  #clock(answer: HttpAnswer): ForumClock {
+    return { timeZone: this.#timeZone, now: Date.now(), language: answer.headers.get('content-language') };
   }
 
   /**
@@ -166,8 +203,11 @@ export class Forums extends Resource {
   async #get(path: string, page: undefined, signal?: AbortSignal): Promise<HttpAnswer>;
   async #get(path: string, page: number | undefined, signal?: AbortSignal): Promise<HttpAnswer | null> {
     try {
+      // English is asked for; a logged-in account's forum profile may still switch the page to
+      // its own language (WIRE.md §12.7), which the readers check.
       return await this.session.http.request(`${this.session.hosts.site}${path}`, {
         query: page === undefined ? undefined : { page },
+        headers: { 'Accept-Language': 'en' },
         signal,
       });
     } catch (error) {

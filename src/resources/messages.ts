@@ -7,7 +7,7 @@ import {
   type MessageFilter,
 } from '../records/activity-records.js';
 import { describe } from '../records/validate.js';
-import { MessageEvents, type MessageEventsOptions } from './message-events.js';
+import { MessageEvents, type MessageEventsOptions } from './new-row-events.js';
 import { apiList, type ListOptions } from './resource.js';
 
 /** Options of `messages.list`. */

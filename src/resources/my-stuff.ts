@@ -27,6 +27,8 @@ export interface MyStuffStudioOptions extends SitePageOptions {
 }
 
 const PROJECT_FILTERS = ['all', 'shared', 'unshared', 'trashed'];
+/** The site's name of each filter in the URL: unshared projects are `notshared` (WIRE.md §12.7). */
+const PROJECT_FILTER_PATHS: Readonly<Record<string, string>> = { unshared: 'notshared' };
 const STUDIO_FILTERS = ['all', 'owned', 'curated'];
 const SORT_KEYS = new Map([
   ['modified', ''],
@@ -54,7 +56,8 @@ export class MyStuff {
       options.descending === undefined ? true : assertBoolean(options.descending, 'descending');
     this.session.requireAuth('myStuff.projects');
     const sort = descending ? { descsort: key, ascsort: '' } : { ascsort: key, descsort: '' };
-    return this.#pages<MyStuffProject>(`/site-api/projects/${filter}/`, sort, options);
+    const path = PROJECT_FILTER_PATHS[filter] ?? filter;
+    return this.#pages<MyStuffProject>(`/site-api/projects/${path}/`, sort, options);
   }
 
   /** Your studios, every page. */

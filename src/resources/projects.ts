@@ -10,7 +10,7 @@ import { checkProject, repairProject } from '../project/project-check.js';
 import { type AssetsInput, type ProjectInput, toProjectFiles } from '../project/project-input.js';
 import { isProjectJson, type ProjectFiles, type ProjectJson } from '../project/project-json.js';
 import { stringifyJson, tryParseJson } from '../records/json.js';
-import type { Comment, Project, ProjectSaveAnswer } from '../records/records.js';
+import type { Comment, Project, ProjectSaveAnswer, Studio } from '../records/records.js';
 import {
   assertBoolean,
   assertInteger,
@@ -27,6 +27,7 @@ import type {
   PostedComment,
 } from '../records/write-records.js';
 import { deleteApiComment, postApiComment, reportApiComment } from './comment-writes.js';
+import { CommentEvents, type CommentEventsOptions } from './new-row-events.js';
 import {
   type AnalyzeAllOptions,
   type AnalyzedProject,
@@ -133,6 +134,24 @@ export class Projects extends Resource {
     const { author, ...rest } = options ?? {};
     const projectId = toId(id, 'project id');
     return this.list<Comment>(async () => `${await this.#commentsPath(projectId, author)}`, rest);
+  }
+
+  /**
+   * New top-level comments of the project as `comment` events, oldest first, by polling the
+   * newest comments (as `messages.events()` polls the inbox): `start()`, `stop()`, `lastSeenId`
+   * to resume. `author` saves the request that looks the author up (once per poll otherwise).
+   */
+  commentEvents(
+    id: number | string,
+    options: CommentEventsOptions & { author?: string } = {},
+  ): CommentEvents {
+    const projectId = toId(id, 'project id');
+    const { author, ...rest } = options ?? {};
+    if (author !== undefined) assertString(author, 'author');
+    return new CommentEvents(
+      (limit, offset, signal) => this.comments(projectId, { author, limit, offset, signal }),
+      rest,
+    );
   }
 
   /** One comment of the project, top-level or reply, by its id. */
@@ -385,14 +404,14 @@ export class Projects extends Resource {
   }
 
   /**
-   * Sets the project's thumbnail: PNG or JPEG bytes of at most {@link MAX_THUMBNAIL_BYTES}. Owner
-   * only.
+   * Sets the project's thumbnail: PNG, JPEG or GIF bytes (the site takes animated GIFs, WIRE.md
+   * §12.7) of at most {@link MAX_THUMBNAIL_BYTES}. Owner only.
    */
   async setThumbnail(id: number | string, image: Uint8Array): Promise<void> {
     const projectId = toId(id, 'project id');
     if (!(image instanceof Uint8Array)) throw new TypeError('image must be bytes (Uint8Array or Buffer)');
     const type = imageType(image);
-    if (type === undefined) throw new RangeError('image must be a PNG or a JPEG');
+    if (type === undefined) throw new RangeError('image must be a PNG, a JPEG or a GIF');
     if (image.byteLength > MAX_THUMBNAIL_BYTES) {
       throw new RangeError(`image must be at most ${MAX_THUMBNAIL_BYTES} bytes, got ${image.byteLength}`);
     }
@@ -610,10 +629,26 @@ export class Projects extends Resource {
     return this.session.authedJson<T>(`${this.session.apiHost}/projects/${projectId}/${what}/user/${me}`);
   }
 
+  /**
+   * The studios the project is in (`{api}/users/<author>/projects/<id>/studios`, as
+   * scratchattach's `Project.studios` reads them), 40 a page. `author` saves the request that
+   * looks the author up.
+   */
+  studios(id: number | string, options: CommentListOptions = {}): PagedList<Studio> {
+    const { author, ...rest } = options ?? {};
+    const projectId = toId(id, 'project id');
+    return this.list<Studio>(async () => `${await this.#ownerPath(projectId, author)}/studios`, rest);
+  }
+
   async #commentsPath(projectId: number, author?: string): Promise<string> {
+    return `${await this.#ownerPath(projectId, author)}/comments`;
+  }
+
+  /** `/users/<author>/projects/<id>`, the author looked up when not given. */
+  async #ownerPath(projectId: number, author?: string): Promise<string> {
     const username = author ?? (await this.get(projectId)).author.username;
     assertString(username, 'author');
-    return `/users/${encodeURIComponent(username)}/projects/${projectId}/comments`;
+    return `/users/${encodeURIComponent(username)}/projects/${projectId}`;
   }
 }
 
@@ -637,10 +672,12 @@ function projectTitle(value: unknown): string {
 }
 
 /** The media type of PNG or JPEG bytes, by their signature; `undefined` for anything else. */
-function imageType(bytes: Uint8Array): 'image/png' | 'image/jpeg' | undefined {
+function imageType(bytes: Uint8Array): 'image/png' | 'image/jpeg' | 'image/gif' | undefined {
   const png = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
   if (bytes.length >= 8 && png.every((b, i) => bytes[i] === b)) return 'image/png';
   if (bytes.length >= 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return 'image/jpeg';
+  const head = new TextDecoder('latin1').decode(bytes.subarray(0, 6));
+  if (head === 'GIF87a' || head === 'GIF89a') return 'image/gif';
   return undefined;
 }
 

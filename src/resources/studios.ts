@@ -4,7 +4,7 @@ import { PagedList } from '../http/paging.js';
 import type { StudioActivity } from '../records/activity-records.js';
 import { tryParseJson } from '../records/json.js';
 import type { Comment, Studio, StudioMember, StudioProject } from '../records/records.js';
-import { assertString, assertUsername, toDateLimit, toId } from '../records/validate.js';
+import { assertObject, assertString, assertUsername, toDateLimit, toId } from '../records/validate.js';
 import type {
   CommentPostOptions,
   CommentReport,
@@ -15,7 +15,13 @@ import type {
   StudioRole,
 } from '../records/write-records.js';
 import { deleteApiComment, postApiComment, reportApiComment } from './comment-writes.js';
+import { CommentEvents, type CommentEventsOptions } from './new-row-events.js';
 import { type ListOptions, Resource } from './resource.js';
+
+/** The page size the API answers with at most, which `projectCount` reads. */
+const COUNT_PAGE = 40;
+/** The most projects `studios.projectCount` counts (a studio holds a few thousand at most). */
+export const MAX_COUNTED_PROJECTS = 10_000_000;
 
 /** Options of `studios.activity`. */
 export interface StudioActivityOptions extends ListOptions {
@@ -62,6 +68,68 @@ export class Studios extends Resource {
     return this.list<StudioProject>(`/studios/${toId(id, 'studio id')}/projects`, options);
   }
 
+  /**
+   * How many projects the studio holds, exactly. The API pages them 40 at a time and states no
+   * total, so this reads single pages at chosen offsets (as scratchattach's
+   * `get_exact_project_count` does): doubling the offset until a page comes back short or empty,
+   * then halving the gap between the last full page and the first empty one. About 2·log2(n/40)
+   * requests, each through the request budget; `onRequest` is told of each.
+   * @throws RangeError when the studio holds more than {@link MAX_COUNTED_PROJECTS}
+   */
+  async projectCount(
+    id: number | string,
+    options: { signal?: AbortSignal; onRequest?: (offset: number, rows: number) => void } = {},
+  ): Promise<number> {
+    const studioId = toId(id, 'studio id');
+    assertObject(options, 'options');
+    if (options.onRequest !== undefined && typeof options.onRequest !== 'function')
+      throw new TypeError('onRequest must be a function');
+    const rowsAt = async (offset: number): Promise<number> => {
+      const rows = await this.session.apiGet<unknown>(
+        `/studios/${studioId}/projects`,
+        { limit: COUNT_PAGE, offset },
+        options.signal,
+      );
+      if (!Array.isArray(rows)) {
+        throw new ApiError({
+          status: 200,
+          url: `${this.session.apiHost}/studios/${studioId}/projects`,
+          method: 'GET',
+          reason: `the answer at offset ${offset} is not a list of projects`,
+        });
+      }
+      const n = Math.min(rows.length, COUNT_PAGE);
+      options.onRequest?.(offset, n);
+      return n;
+    };
+    // `full` is an offset whose page is full (40 rows); `empty` one whose page has none.
+    let full = 0;
+    let empty = COUNT_PAGE;
+    let n = await rowsAt(0);
+    if (n < COUNT_PAGE) return n;
+    for (;;) {
+      if (empty > MAX_COUNTED_PROJECTS) {
+        throw new RangeError(
+          `studio ${studioId} holds more than ${MAX_COUNTED_PROJECTS} projects; not counted`,
+        );
+      }
+      n = await rowsAt(empty);
+      if (n === 0) break;
+      if (n < COUNT_PAGE) return empty + n;
+      full = empty;
+      empty *= 2;
+    }
+    while (empty - full > COUNT_PAGE) {
+      const middle: number = full + Math.floor((empty - full) / 2);
+      n = await rowsAt(middle);
+      if (n === 0) empty = middle;
+      else if (n < COUNT_PAGE) return middle + n;
+      else full = middle;
+    }
+    // The page at `full` is full and the one at `empty` (at most 40 further) is empty.
+    return full + COUNT_PAGE;
+  }
+
   /** The studio's curators. */
   curators(id: number | string, options?: ListOptions): PagedList<StudioMember> {
     return this.list<StudioMember>(`/studios/${toId(id, 'studio id')}/curators`, options);
@@ -75,6 +143,18 @@ export class Studios extends Resource {
   /** Top-level comments on the studio. */
   comments(id: number | string, options?: ListOptions): PagedList<Comment> {
     return this.list<Comment>(`/studios/${toId(id, 'studio id')}/comments`, options);
+  }
+
+  /**
+   * New top-level comments of the studio as `comment` events, oldest first, by polling the
+   * newest comments (as `messages.events()` polls the inbox): `start()`, `stop()`, `lastSeenId`.
+   */
+  commentEvents(id: number | string, options: CommentEventsOptions = {}): CommentEvents {
+    const studioId = toId(id, 'studio id');
+    return new CommentEvents(
+      (limit, offset, signal) => this.comments(studioId, { limit, offset, signal }),
+      options,
+    );
   }
 
   /** One comment of the studio, top-level or reply, by its id. */

@@ -1,15 +1,27 @@
 import { ApiError } from '../errors.js';
 import { readHtmlAnswer } from '../http/html-answer.js';
-import type { PagedList } from '../http/paging.js';
+import type { HttpAnswer } from '../http/http.js';
+import { numberedPages } from '../http/numbered-pages.js';
+import { PagedList } from '../http/paging.js';
 import type { MessageCount, UserActivity } from '../records/activity-records.js';
+import { parseCreditsBundle } from '../records/credits-bundle.js';
 import { parseProfileComments } from '../records/profile-comments.js';
-import type { FeaturedLabel, ProfileDetails } from '../records/profile-records.js';
-import type { Project, User, UserProjectRow } from '../records/records.js';
+import { parseLovesPage, parseProfileCount, parseProfileGroup } from '../records/profile-pages-html.js';
+import type {
+  FeaturedLabel,
+  LovedProject,
+  ProfileDetails,
+  ProfileTotals,
+  ScratchTeamMember,
+  UserRank,
+} from '../records/profile-records.js';
+import type { Project, Studio, User, UserProjectRow } from '../records/records.js';
 import { parseUserActivity } from '../records/user-activity-html.js';
-import { assertInteger, assertUsername } from '../records/validate.js';
+import { assertInteger, assertObject, assertUsername } from '../records/validate.js';
 import type { CommentPostOptions, ProfileComment } from '../records/write-records.js';
 import { RecordList } from '../rows/record-list.js';
 import { postProfileComment, profileCommentAction } from './comment-writes.js';
+import { CommentEvents, type CommentEventsOptions } from './new-row-events.js';
 import { readProfileDetails, setFeaturedProject, setProfileText } from './profile-writes.js';
 import { type ListOptions, Resource } from './resource.js';
 
@@ -20,9 +32,128 @@ export interface UserActivityOptions {
   signal?: AbortSignal;
 }
 
+/** Loved projects on one page of `/projects/all/<name>/loves/`. */
+export const LOVES_PER_PAGE = 40;
+
+/** The profile pages whose headings state a total, and the heading's words (scapi's `get_*_count`). */
+const TOTAL_PAGES = [
+  ['followers', 'followers', 'Followers'],
+  ['following', 'following', 'Following'],
+  ['projects', 'projects', 'Shared Projects'],
+  ['studios', 'studios', 'Studios I Curate'],
+  ['favorites', 'favorites', 'Favorites'],
+] as const;
+
 /** Users: `{api}/users/<username>` and its lists. */
 export class Users extends Resource {
+  /**
+   * A profile's totals: followers, following, shared projects, studios, favorites and loves, as
+   * the profile's pages state them in their headings ("Followers (1234)"). Six page reads, one
+   * after another, each through the request budget (no login).
+   * @throws ApiError (404) for an unknown user; naming what was missing when a page cannot be read
+   */
+  async totals(username: string, options: { signal?: AbortSignal } = {}): Promise<ProfileTotals> {
+    assertUsername(username);
+    assertObject(options, 'options');
+    const name = encodeURIComponent(username);
+    const counts: Partial<Record<(typeof TOTAL_PAGES)[number][0], number>> = {};
+    for (const [key, path, label] of TOTAL_PAGES) {
+      const answer = await this.#page(`/users/${name}/${path}/`, undefined, options.signal);
+      counts[key] = readHtmlAnswer(this.session, answer, 'GET', (html) => parseProfileCount(html, label));
+    }
+    const loves = await this.#page(`/projects/all/${name}/loves/`, undefined, options.signal);
+    return {
+      username,
+      followers: counts.followers!,
+      following: counts.following!,
+      projects: counts.projects!,
+      studios: counts.studios!,
+      favorites: counts.favorites!,
+      loves: readHtmlAnswer(this.session, loves, 'GET', (html) => parseLovesPage(html).total),
+    };
+  }
+
+  /**
+   * The Scratch Team, as the site's credits page lists it: username, id and first name (read
+   * from the page's script `/js/credits.bundle.js`, as scratchattach's `scratch_team_members`;
+   * one request through the budget, no login).
+   * @throws ApiError naming what was missing when the script holds no team list
+   */
+  async scratchTeam(options: { signal?: AbortSignal } = {}): Promise<ScratchTeamMember[]> {
+    assertObject(options, 'options');
+    const answer = await this.#page('/js/credits.bundle.js', undefined, options.signal);
+    return readHtmlAnswer(this.session, answer, 'GET', parseCreditsBundle);
+  }
+
+  /**
+   * Where the user stands: New Scratcher, Scratcher or Scratch Team (the profile page's group,
+   * then the API's `scratchteam`, as scratchattach's `User.rank`), and whether the profile shows
+   * the membership badge (the API's `profile.membership_avatar_badge`, `null` when absent). Two
+   * requests through the budget (no login).
+   * @throws ApiError (404) for an unknown user; naming what was missing when the page lacks its group
+   */
+  async rank(username: string, options: { signal?: AbortSignal } = {}): Promise<UserRank> {
+    assertUsername(username);
+    assertObject(options, 'options');
+    const user = await this.get(username);
+    const page = await this.#page(`/users/${encodeURIComponent(username)}/`, undefined, options.signal);
+    const group = readHtmlAnswer(this.session, page, 'GET', parseProfileGroup);
+    const badge = (user.profile as { membership_avatar_badge?: unknown }).membership_avatar_badge;
+    return {
+      username: user.username,
+      rank: /^new scratcher$/i.test(group)
+        ? 'new-scratcher'
+        : user.scratchteam
+          ? 'scratch-team'
+          : 'scratcher',
+      membership: typeof badge === 'boolean' ? badge : null,
+    };
+  }
+
+  /**
+   * The projects the user loves, newest first, 40 a page (`/projects/all/<name>/loves/?page=N`,
+   * an HTML list: id, title, author): await it for the first 40, iterate it for every page.
+   */
+  loves(username: string, options: ListOptions = {}): PagedList<LovedProject> {
+    assertUsername(username);
+    assertObject(options, 'options');
+    const { limit, offset, ...walk } = options;
+    const path = `/projects/all/${encodeURIComponent(username)}/loves/`;
+    const read = async (page: number, signal?: AbortSignal): Promise<LovedProject[]> => {
+      let answer: HttpAnswer;
+      try {
+        answer = await this.#page(path, page, signal);
+      } catch (error) {
+        // Past the last page the site answers 404 (Django's paginator): the list has ended.
+        if (error instanceof ApiError && error.status === 404 && page > 1) return [];
+        throw error;
+      }
+      return readHtmlAnswer(this.session, answer, 'GET', (html) => parseLovesPage(html).projects);
+    };
+    return new PagedList<LovedProject>(numberedPages(LOVES_PER_PAGE, read), { limit, offset }, walk, {
+      pageSize: LOVES_PER_PAGE,
+      watchRateLimits: (listener) => this.session.http.watchRateLimits(listener),
+    });
+  }
+
+  /** A page of the site (HTML), through the budget. */
+  #page(path: string, page: number | undefined, signal?: AbortSignal): Promise<HttpAnswer> {
+    return this.session.http.request(`${this.session.hosts.site}${path}`, {
+      query: page === undefined ? undefined : { page },
+      signal,
+    });
+  }
+
   /** How many unread messages the user has (public, no login). */
+  /**
+   * The studios the user curates, hosts or manages (`{api}/users/<name>/studios/curate`, as
+   * scratchattach's `User.studios` reads them), 40 a page.
+   */
+  curatedStudios(username: string, options?: ListOptions): PagedList<Studio> {
+    assertUsername(username);
+    return this.list<Studio>(`/users/${encodeURIComponent(username)}/studios/curate`, options);
+  }
+
   async messageCount(username: string): Promise<number> {
     assertUsername(username);
     const answer = await this.session.apiGet<MessageCount>(
@@ -114,6 +245,19 @@ export class Users extends Resource {
   }
 
   /** Deletes a comment of the profile: your own, or any on your own profile. */
+  /**
+   * New top-level comments of a profile as `comment` events, oldest first, by polling its first
+   * page of comments (HTML; one request a poll): `start()`, `stop()`, `lastSeenId`.
+   */
+  commentEvents(username: string, options: CommentEventsOptions = {}): CommentEvents<ProfileComment> {
+    assertUsername(username);
+    return new CommentEvents<ProfileComment>(async (_limit, offset) => {
+      // The profile's comments come a page at a time, not by offset: the poller reads the first.
+      if (offset > 0) return [];
+      return (await this.comments(username)).filter((c) => c.parent_id === null);
+    }, options);
+  }
+
   async deleteComment(username: string, commentId: number | string): Promise<void> {
     assertUsername(username);
     return profileCommentAction(this.session, username, commentId, 'del');
@@ -137,23 +281,26 @@ export class Users extends Resource {
 
   // ---- profile edits of WIRE.md §12.5 (login) -----------------------------------------------------
 
-  /** A profile's "About me", "What I'm working on" and featured project with its label (no login). */
+  /**
+   * A profile's featured project with its label, as the site's profile page reads it (no login).
+   * "About me" and "What I'm working on" are in `get(username).profile`.
+   */
   async details(username: string): Promise<ProfileDetails> {
     return readProfileDetails(this.session, username);
   }
 
   /** Sets your "About me" (at most 200 characters). */
-  async setAbout(text: string): Promise<ProfileDetails> {
+  async setAbout(text: string): Promise<void> {
     return setProfileText(this.session, 'bio', text);
   }
 
   /** Sets your "What I'm working on" (at most 200 characters). */
-  async setWorkingOn(text: string): Promise<ProfileDetails> {
+  async setWorkingOn(text: string): Promise<void> {
     return setProfileText(this.session, 'status', text);
   }
 
   /** Features one of your shared projects on your profile, under a named label. */
-  async setFeatured(projectId: number | string, label?: FeaturedLabel): Promise<ProfileDetails> {
+  async setFeatured(projectId: number | string, label?: FeaturedLabel): Promise<void> {
     return setFeaturedProject(this.session, projectId, label);
   }
 

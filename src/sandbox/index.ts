@@ -31,6 +31,7 @@ import { imageRoutes } from './routes/images.js';
 import { messageRoutes } from './routes/messages.js';
 import { myStuffRoutes } from './routes/my-stuff.js';
 import { profileEditRoutes } from './routes/profile-edits.js';
+import { profilePageRoutes } from './routes/profile-pages.js';
 import { projectCreationRoutes } from './routes/project-creation.js';
 import { projectHostRoutes } from './routes/project-host.js';
 import { remixTreeRoutes } from './routes/remix-tree.js';
@@ -163,6 +164,7 @@ export async function startSandbox(options?: SandboxOptions): Promise<Sandbox> {
   backpackRoutes(router, ctx);
   projectCreationRoutes(router, ctx);
   profileEditRoutes(router, ctx);
+  profilePageRoutes(router, ctx);
   myStuffRoutes(router, ctx);
   const cloud = setUpSandboxCloud({
     server: http.server,

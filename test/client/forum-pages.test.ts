@@ -80,10 +80,19 @@ describe('forum times', () => {
     expect(zonedTime('America/New_York', 2024, 10, 3, 1, 30, 0)).toEqual(new Date('2024-11-03T05:30:00Z'));
   });
 
-  it('answers null for text that is none of the three forms', () => {
+  it('reads "Tomorrow" (naturalday across midnight) and Django\'s AP month names', () => {
+    const june = Date.UTC(2024, 5, 3, 15, 0, 0);
+    expect(parseForumTime('Tomorrow 00:05:00', 'America/New_York', june)).toEqual(
+      new Date('2024-06-04T04:05:00Z'),
+    );
+    expect(parseForumTime('Sept. 3, 2024 10:11:12')).toEqual(new Date('2024-09-03T14:11:12Z'));
+    expect(parseForumTime('March 5, 2024 08:00:00')).toEqual(new Date('2024-03-05T13:00:00Z'));
+  });
+
+  it('answers null for text that is none of the forms', () => {
     for (const text of [
       '',
-      'Tomorrow 10:00:00',
+      'Heute 10:00:00',
       'Today',
       'Jun 3, 2024',
       'Foo 3, 2024 10:11:12',
@@ -105,7 +114,10 @@ describe('odd topic lists', () => {
         row(3, '1,234', '12,345,678')
           .replace('<h3>', '<h3><span><em><font>')
           .replace('</h3>', '</font></em></span></h3>'),
-        row(4, '0', '1\u00a0000', 'Yesterday 23:59:59').replace('<tr>', '<tr class="sticky">'),
+        row(4, '0', '1\u00a0000', 'Yesterday 23:59:59').replace(
+          '<div class="tclcon">',
+          '<div class="isticky"></div><div class="tclcon">',
+        ),
       ]),
     });
     const topics = await session().forums.topics(7);
@@ -204,7 +216,7 @@ describe('odd topic pages', () => {
       index: 1,
       author: 'alice',
       topicTitle: 'My topic',
-      text: 'alice wrote:\nhi\nSure & thanks 🎉\nline two\nwhen flag clicked\nmove (10) steps',
+      text: 'alice wrote:\nhi\nSure & thanks 🎉\nline two\nwhen flag clicked\n  move (10) steps',
       editNote: 'Last edited by bob (Jun 4, 2024 09:00:00)',
       editedBy: 'bob',
       editedAt: new Date('2024-06-04T13:00:00Z'),

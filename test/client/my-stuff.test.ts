@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { LoginRequiredError } from '../../src/index.js';
+import { caught } from '../support/caught.js';
 import { useSandbox } from '../support/sandbox.js';
 
 const ctx = useSandbox();
@@ -25,6 +26,11 @@ describe('my stuff', () => {
       studios: (await demo.myStuff.studios()).length,
     });
     expect(await demo.myStuff.projects({ filter: 'trashed' })).toHaveLength(0);
+    // The site's list of unshared projects is `notshared` (WIRE.md §12.7); `unshared` is no list.
+    const site = `${ctx.sandbox.url}/site-api/projects`;
+    const notshared = await demo.http.json<{ pk: number }[]>(`${site}/notshared/`);
+    expect(notshared.map((p) => p.pk)).toEqual(unshared.map((p) => p.pk));
+    expect((await caught(demo.http.json(`${site}/unshared/`))).status).toBe(404);
   });
 
   it('projects sort by views, loves and title, either way', async () => {

@@ -23,16 +23,44 @@ describe('profile edits', () => {
   it('setFeatured takes a named label; details read it back', async () => {
     const demo = await ctx.login(0);
     const [mine] = await ctx.anonymous().users.projects(demo.username!, { limit: 1 });
-    const answer = await demo.users.setFeatured(mine!.id, 'work-in-progress');
-    expect(answer).toMatchObject({ featured_project: mine!.id, featured_project_label: '1' });
+    await demo.users.setFeatured(mine!.id, 'work-in-progress');
     const details = await ctx.anonymous().users.details(demo.username!);
     expect(details).toMatchObject({
+      user: { username: demo.username },
       featured_project: mine!.id,
+      featured_project_label_id: 1,
       featured_project_label_name: 'Work In Progress',
       featured_project_data: { id: mine!.id, creator: demo.username, title: mine!.title },
     });
+    // The record holds what the live answer holds (WIRE.md §12.7): no bio or status.
+    expect(Object.keys(details).sort()).toEqual([
+      'featured_project',
+      'featured_project_data',
+      'featured_project_label_id',
+      'featured_project_label_name',
+      'id',
+      'thumbnail_url',
+      'user',
+    ]);
+    expect(Object.keys(details.featured_project_data!).sort()).toEqual([
+      'creator',
+      'datetime_modified',
+      'id',
+      'thumbnail_url',
+      'title',
+    ]);
     await demo.users.setFeatured(mine!.id);
     expect((await demo.users.details(demo.username!)).featured_project_label_name).toBe('Featured Project');
+  });
+
+  it('takes back the whole object as the browser sends it (read-only keys and all)', async () => {
+    const demo = await ctx.login(0);
+    const url = `${ctx.sandbox.url}/site-api/users/all/${demo.username}/`;
+    const whole = await demo.http.json<Record<string, unknown>>(url);
+    await demo.authedJson(url, { method: 'PUT', json: { ...whole, featured_project_label_id: 3 } });
+    expect((await demo.users.details(demo.username!)).featured_project_label_name).toBe('My Favorite Things');
+    await demo.authedJson(url, { method: 'PUT', json: { ...whole, featured_project_label_id: null } });
+    expect((await demo.users.details(demo.username!)).featured_project_label_id).toBeNull();
   });
 
   it('refusals: content, other projects, bad CSRF, no login, bad arguments', async () => {

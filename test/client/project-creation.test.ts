@@ -75,7 +75,13 @@ describe('project creation', () => {
     await demo.projects.setThumbnail(id, png);
     const image = await fetch((await demo.projects.get(id)).image);
     expect(Buffer.from(await image.arrayBuffer()).equals(png)).toBe(true);
-    await expect(demo.projects.setThumbnail(id, new TextEncoder().encode('GIF89a'))).rejects.toThrow(
+    // GIFs (animated thumbnails) are taken, as the site takes them (WIRE.md §12.7).
+    const gif = Buffer.from('R0lGODlhAQABAIAAAP///wAAACH5BAEAAAAALAAAAAABAAEAAAICRAEAOw==', 'base64');
+    await demo.projects.setThumbnail(id, gif);
+    const animated = await fetch((await demo.projects.get(id)).image);
+    expect(animated.headers.get('content-type')).toBe('image/gif');
+    expect(Buffer.from(await animated.arrayBuffer()).equals(gif)).toBe(true);
+    await expect(demo.projects.setThumbnail(id, new TextEncoder().encode('BM6\0\0\0'))).rejects.toThrow(
       RangeError,
     );
     await expect(demo.projects.setThumbnail(id, new Uint8Array(600_000))).rejects.toThrow(RangeError);

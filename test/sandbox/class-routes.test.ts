@@ -82,10 +82,10 @@ describe('class, backpack, creation and profile routes refuse malformed requests
   it('thumbnails: not an image, too large', async () => {
     const demo = await loggedIn(ctx.sandbox, 0);
     const id = ctx.sandbox.samples.unsharedProject;
-    const gif = await demo.write('POST', `/internalapi/project/thumbnail/${id}/set/`, { body: 'GIF89a....' });
-    expect([gif.status, (gif.body as { message: string }).message]).toEqual([
+    const bmp = await demo.write('POST', `/internalapi/project/thumbnail/${id}/set/`, { body: 'BM6.....' });
+    expect([bmp.status, (bmp.body as { message: string }).message]).toEqual([
       400,
-      'the thumbnail must be a PNG or a JPEG',
+      'the thumbnail must be a PNG, a JPEG or a GIF',
     ]);
     const big = await demo.write('POST', `/internalapi/project/thumbnail/${id}/set/`, {
       body: new Uint8Array(600_000),

@@ -203,6 +203,22 @@ export function apiRoutes(router: Router, ctx: SandboxContext): void {
     if (row.ownerId !== user.id) throw notFound();
     return json(views.project(row));
   });
+  // The studios a project is in, and those a user curates, hosts or manages (as scratchattach
+  // reads them: `Project.studios`, `User.studios`), in the studio record's shape, 40 a page.
+  router.get('/api/users/:username/projects/:id/studios', (req) => {
+    const user = userParam(req);
+    const row = visibleProject(req);
+    if (row.ownerId !== user.id) throw notFound();
+    const studios = [...store.studios.values()].filter((s) => s.projects.some((e) => e.projectId === row.id));
+    return json(page(studios, parsePaging(req.query)).map((s) => views.studio(s)));
+  });
+  router.get('/api/users/:username/studios/curate', (req) => {
+    const user = userParam(req);
+    const studios = [...store.studios.values()].filter(
+      (s) => s.hostId === user.id || s.managers.includes(user.id) || s.curators.includes(user.id),
+    );
+    return json(page(studios, parsePaging(req.query)).map((s) => views.studio(s)));
+  });
   router.get('/api/users/:username/projects/:id/comments', (req) =>
     json(topLevelPage(req, projectComments(req))),
   );

@@ -248,7 +248,8 @@ export function classroomRoutes(router: Router, ctx: SandboxContext): void {
       studioIds: [],
       activity: [],
     });
-    return json([{ id: row.id, title: row.title, token: row.token }]);
+    // The live answer: a list of one `{success, msg, id, title}` (WIRE.md §12.7).
+    return json([{ success: true, msg: '', id: row.id, title: row.title }]);
   });
 
   /** The fields `PUT site-api/classrooms/all/<id>/` takes, and the row field each sets. */
@@ -265,8 +266,9 @@ export function classroomRoutes(router: Router, ctx: SandboxContext): void {
     const changes: Partial<Pick<ClassroomRow, 'title' | 'description' | 'status' | 'ended'>> = {};
     for (const [key, value] of Object.entries(body)) {
       if (key === 'visibility') {
-        if (value !== 'visible') throw badRequest('visibility can only be set to "visible" (reopen)');
-        changes.ended = null;
+        if (value !== 'visible' && value !== 'closed')
+          throw badRequest('visibility can only be "visible" (reopen) or "closed" (close)');
+        changes.ended = value === 'visible' ? null : (row.ended ?? new Date().toISOString());
         continue;
       }
       const edit = EDITS.get(key);
@@ -276,12 +278,23 @@ export function classroomRoutes(router: Router, ctx: SandboxContext): void {
     }
     if (Object.keys(changes).length === 0) throw badRequest('nothing to change');
     Object.assign(row, changes);
+    // The live answer is the whole record: token, counts, educator (WIRE.md §12.7).
+    const educator = store.users.get(row.educatorId)!;
     return json({
       id: row.id,
       title: row.title,
       description: row.description,
       status: row.status,
-      visibility: row.ended === null ? 'visible' : 'hidden',
+      datetime_created: row.created,
+      token: row.token,
+      gallery_count: row.studioIds.length,
+      student_count: row.studentIds.length,
+      unread_alert_count: classes.alerts.filter((a) => a.classroomId === row.id && a.read === null).length,
+      thumbnail_url: ctx.links.protocolRelative(
+        `${ctx.links.base}/get_image/classroom/${row.id}_250x188.png`,
+      ),
+      educator: { username: educator.username, pk: educator.id },
+      visibility: row.ended === null ? 'visible' : 'closed',
     });
   });
 
@@ -289,7 +302,7 @@ export function classroomRoutes(router: Router, ctx: SandboxContext): void {
     const session = educatorWriting(req);
     const row = ownClass(session, req.params.id);
     row.ended ??= new Date().toISOString();
-    return json({ id: row.id, visibility: 'hidden', date_end: row.ended });
+    return json({ id: row.id, visibility: 'closed', date_end: row.ended });
   });
 
   router.post('/classes/create_classroom_gallery', async (req) => {
@@ -327,7 +340,10 @@ export function classroomRoutes(router: Router, ctx: SandboxContext): void {
     };
     store.studios.set(studio.id, studio);
     row.studioIds.push(studio.id);
-    return json({ id: studio.id, title: studio.title });
+    // The live answer: a list of one `{success, msg, gallery_id, gallery_title}` (WIRE.md §12.7).
+    return json([
+      { success: true, msg: 'The studio was created.', gallery_id: studio.id, gallery_title: studio.title },
+    ]);
   });
 }
 

@@ -87,6 +87,16 @@ export function forumRoutes(router: Router, ctx: SandboxContext, forums: ForumSt
     return notFoundPage();
   });
 
+  // A post's BBCode as plain text (`get_post_source` of the forum's views).
+  router.get('/discuss/post/:id/source', (req) => {
+    const id = idOf(req.params.id);
+    for (const topic of id === null ? [] : forums.data.topics.values()) {
+      const post = topic.posts.find((p) => p.id === id);
+      if (post) return { status: 200, body: post.source, contentType: 'text/plain; charset=utf-8' };
+    }
+    return notFoundPage();
+  });
+
   router.get('/discuss/feeds/topic/:id', (req) => {
     const id = idOf(req.params.id);
     const topic = id === null ? undefined : forums.data.topics.get(id);

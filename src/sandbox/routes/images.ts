@@ -52,7 +52,7 @@ export function imageRoutes(router: Router, ctx: SandboxContext): void {
     // An uploaded thumbnail (WIRE.md §12.4) is what a project's image shows, at every size.
     const uploaded = kind === 'project' ? store.profileExtras.thumbnails.get(Number(idText)) : undefined;
     if (uploaded && ext === 'png') {
-      const type = uploaded[0] === 0xff ? 'image/jpeg' : 'image/png';
+      const type = uploaded[0] === 0xff ? 'image/jpeg' : uploaded[0] === 0x47 ? 'image/gif' : 'image/png';
       return bytes(uploaded, type, { 'Cache-Control': 'no-store' });
     }
     return ext === 'png'

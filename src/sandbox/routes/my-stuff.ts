@@ -1,5 +1,6 @@
 /**
- * "My Stuff" (WIRE.md §12.4): `{site}/site-api/projects/<all|shared|unshared|trashed>/` and
+ * "My Stuff" (WIRE.md §12.4): `{site}/site-api/projects/<all|shared|notshared|trashed>/` (the
+ * site's name of the unshared list is `notshared`, §12.7; `unshared` is a 404 there) and
  * `{site}/site-api/galleries/<all|owned|curated>/` (`?page=`, `ascsort`/`descsort`; the session
  * cookie) and the `{site}/mystuff/` page's counts.
  */
@@ -40,7 +41,7 @@ export function myStuffRoutes(router: Router, ctx: SandboxContext): void {
   router.get('/site-api/projects/:filter', (req) => {
     const session = me(req);
     const filter = req.params.filter;
-    if (filter !== 'all' && filter !== 'shared' && filter !== 'unshared' && filter !== 'trashed')
+    if (filter !== 'all' && filter !== 'shared' && filter !== 'notshared' && filter !== 'trashed')
       throw notFound();
     const asc = req.query.get('ascsort') ?? '';
     const desc = req.query.get('descsort') ?? '';

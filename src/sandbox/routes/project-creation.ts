@@ -86,7 +86,9 @@ export function projectCreationRoutes(router: Router, ctx: SandboxContext): void
     const image = await readBody(req.raw, MAX_THUMBNAIL_BYTES);
     const png = image.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
     const jpeg = image.length >= 3 && image[0] === 0xff && image[1] === 0xd8 && image[2] === 0xff;
-    if (!png && !jpeg) throw badRequest('the thumbnail must be a PNG or a JPEG');
+    // Animated thumbnails are GIFs, which the site takes (WIRE.md §12.7).
+    const gif = ['GIF87a', 'GIF89a'].includes(image.subarray(0, 6).toString('latin1'));
+    if (!png && !jpeg && !gif) throw badRequest('the thumbnail must be a PNG, a JPEG or a GIF');
     store.profileExtras.thumbnails.set(row.id, new Uint8Array(image));
     return json({ status: 'ok', 'content-length': image.length, 'content-name': String(row.id) });
   });

@@ -29,11 +29,26 @@ const AUTHORS = 60;
 const DAY = 86_400_000;
 const SPAN_DAYS = 180;
 
-/** [id, name, group, description, topics]: ids as the real site numbers its categories. */
+/**
+ * [id, name, group, description, topics]: ids as the real site numbers its categories. A
+ * description is HTML, as the site's are (`forum.description|safe`, inline markup and all).
+ */
 const CATEGORIES: readonly (readonly [number, string, string, string, number])[] = [
-  [5, 'Announcements', 'Welcome to Scratch', 'Updates from the Scratch Team.', 8],
-  [6, 'New Scratchers', 'Welcome to Scratch', 'A place for new Scratchers to say hi.', 50],
-  [7, 'Help with Scripts', 'Making Scratch Projects', 'Need help with your Scratch project?', 110],
+  [5, 'Announcements', 'Welcome to Scratch', 'Updates from the <b>Scratch Team</b>.', 8],
+  [
+    6,
+    'New Scratchers',
+    'Welcome to Scratch',
+    'A place for <a href="/discuss/6/">new Scratchers</a> to say hi.',
+    50,
+  ],
+  [
+    7,
+    'Help with Scripts',
+    'Making Scratch Projects',
+    'Need help with your <i>Scratch</i> <code>scripts</code>?',
+    110,
+  ],
   [2, 'Show and Tell', 'Making Scratch Projects', 'Tell everyone about your projects.', 70],
   [4, 'Questions about Scratch', 'About Scratch', 'Questions about the website and the editor.', 60],
   [1, 'Suggestions', 'About Scratch', 'Ideas to make Scratch better.', 90],
@@ -100,26 +115,45 @@ function hourOfDay(rng: Random): number {
   return 23;
 }
 
-/** A post's body as the site renders BBCode: paragraphs, sometimes a quote, code, bold, a link. */
-function postHtml(rng: Random, quote: { author: string; html: string } | undefined): string {
-  const parts: string[] = [];
+/**
+ * A post's BBCode and its HTML as the site renders it (`djangobb_forum/util.py`: `[quote=…]` as
+ * `<blockquote><p class="bb-quote-author">… wrote:</p>`, `[b]` as `span.bb-bold`,
+ * `[scratchblocks]` as `<pre class=blocks>`): paragraphs, sometimes a quote, code, bold, a link.
+ */
+function postBody(
+  rng: Random,
+  quote: { author: string; html: string; source: string } | undefined,
+): { html: string; source: string } {
+  const html: string[] = [];
+  const source: string[] = [];
   if (quote && rng.chance(0.3)) {
-    parts.push(`<blockquote><p><b>${escapeHtml(quote.author)} wrote:</b></p>${quote.html}</blockquote>`);
+    html.push(
+      `<blockquote><p class="bb-quote-author">${escapeHtml(quote.author)} wrote:</p>${quote.html}</blockquote>`,
+    );
+    source.push(`[quote=${quote.author}]${quote.source}[/quote]\n`);
   }
   const sentences = rng.int(1, 4);
   for (let i = 0; i < sentences; i++) {
-    const text = escapeHtml(fill(rng, rng.pick(SENTENCES)));
-    parts.push(rng.chance(0.1) ? `<span class="bb-bold">${text}</span>` : text);
-    if (i + 1 < sentences) parts.push('<br>');
+    const text = fill(rng, rng.pick(SENTENCES));
+    const bold = rng.chance(0.1);
+    html.push(bold ? `<span class="bb-bold">${escapeHtml(text)}</span>` : escapeHtml(text));
+    source.push(bold ? `[b]${text}[/b]` : text);
+    if (i + 1 < sentences) {
+      html.push('<br>');
+      source.push('\n');
+    }
   }
-  if (rng.chance(0.08)) parts.push(`<pre class="blocks">${escapeHtml(rng.pick(CODE))}</pre>`);
   if (rng.chance(0.08)) {
-    const id = rng.int(100_000, 999_999);
-    parts.push(
-      `<br><a href="https://scratch.mit.edu/projects/${id}/">https://scratch.mit.edu/projects/${id}/</a>`,
-    );
+    const code = rng.pick(CODE);
+    html.push(`<pre class="blocks">${escapeHtml(code)}</pre>`);
+    source.push(`[scratchblocks]\n${code}\n[/scratchblocks]`);
   }
-  return parts.join('');
+  if (rng.chance(0.08)) {
+    const url = `https://scratch.mit.edu/projects/${rng.int(100_000, 999_999)}/`;
+    html.push(`<br><a href="${url}">${url}</a>`);
+    source.push(`\n[url]${url}[/url]`);
+  }
+  return { html: html.join(''), source: source.join('') };
 }
 
 /** Generates the forums. Costs some tens of milliseconds; the sandbox calls it on first use. */
@@ -167,7 +201,10 @@ export function seedForums(seed: ForumSeed): ForumData {
           topicId: 0,
           author: rows.length === 0 || !rng.chance(0.15) ? author() : rows[0]!.author,
           time,
-          html: postHtml(rng, previous && { author: previous.author, html: previous.html }),
+          ...postBody(
+            rng,
+            previous && { author: previous.author, html: previous.html, source: previous.source },
+          ),
         };
         if (rng.chance(0.06)) {
           row.edited = {

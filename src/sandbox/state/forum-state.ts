@@ -9,6 +9,7 @@ export interface ForumCategoryRow {
   id: number;
   name: string;
   group: string;
+  /** HTML: inline markup, as the site's descriptions have. */
   description: string;
 }
 
@@ -31,6 +32,8 @@ export interface ForumPostRow {
   /** Milliseconds since the epoch. */
   time: number;
   html: string;
+  /** Its BBCode, as `/discuss/post/<id>/source/` answers it. */
+  source: string;
   /** Set when the post was edited: by whom and when. */
   edited?: { by: string; time: number };
 }
