@@ -156,6 +156,22 @@ const BLOCKS: Record<string, How> = {
       expect(lines(out).at(-1)).toMatch(/^\d+ hours$/);
     },
   },
+  'What projects are made of (`analyzeProject`) #1': {
+    kind: 'script',
+    check: (out) => {
+      const text = lines(out);
+      expect(text[0]).toBe('18');
+      expect(text).toContain('12 developing');
+      expect(text).toContain('2');
+      expect(text).toContain('[]');
+      expect(text.at(-1)).toBe('event_whenflagclicked');
+    },
+  },
+  'What projects are made of (`analyzeProject`) #2': {
+    kind: 'prompt',
+    repl: (out) => expect(out).toMatch(/22\/22/),
+    kernel: (out) => expect(out).toMatch(/22\/22/),
+  },
   'In the REPL and notebooks #1': { kind: 'prompt' },
   'In the REPL and notebooks #2': { kind: 'prompt' },
 };
