@@ -69,7 +69,11 @@ export const MAX_CELL_CHARS = 1024 * 1024;
 
 /** `Symbol.for` key of the global interop helper the output calls (see {@link installInterop}). */
 const INTEROP_KEY = 'scratchlab.kernel.interop';
-const INTEROP = `globalThis[Symbol.for(${JSON.stringify(INTEROP_KEY)})]`;
+/**
+ * Its local name in the code run, set on the kernel's first line: read there, outside the cells'
+ * scope, so a cell's own `globalThis`, `Symbol` or `Promise` does not break a later `import`.
+ */
+const INTEROP = '__scratchlabInterop';
 
 /**
  * tslab's `esModuleInterop` for `require`: a CommonJS module's `module.exports` is its `default`
@@ -82,6 +86,8 @@ export function installInterop(): void {
     if ((module as { __esModule?: unknown }).__esModule || isModuleNamespaceObject(module)) return module;
     return Object.assign(Object.create(null) as object, module, { default: module });
   };
+  // `import(x)`: the module loaded once the promise is awaited, as `import()` does.
+  interop.later = (load: () => unknown): Promise<unknown> => Promise.resolve().then(load);
   Object.defineProperty(globalThis, Symbol.for(INTEROP_KEY), { value: interop, configurable: true });
 }
 
@@ -109,6 +115,9 @@ export function isCellName(name: string): boolean {
 
 /** The local name of the scope in the code run (the cells' own names never reach it, see scriptOf). */
 const SCOPE = '__scratchlabCellScope';
+/** The executor's `exports` and `require`, by names a cell's own `exports` or `require` does not take. */
+const EXPORTS = '__scratchlabExports';
+const REQUIRE = '__scratchlabRequire';
 
 const TS_OPTIONS: TransformOptions = {
   loader: 'ts',
@@ -301,9 +310,9 @@ function freshName(base: string, taken: ReadonlySet<string>): string {
 
 /** The `require` and interop of an `import` declaration, assigning its names (the scope's, see scriptOf). */
 function importAssignment(js: string, statement: Node & { specifiers: Specifier[]; source: Node }): string {
-  const required = `${INTEROP}(require(${js.slice(statement.source.start, statement.source.end)}))`;
+  const required = `${INTEROP}(${REQUIRE}(${js.slice(statement.source.start, statement.source.end)}))`;
   if (statement.specifiers.length === 0)
-    return `require(${js.slice(statement.source.start, statement.source.end)});`;
+    return `${REQUIRE}(${js.slice(statement.source.start, statement.source.end)});`;
   const namespace = statement.specifiers.find((s) => s.type === 'ImportNamespaceSpecifier');
   const named = statement.specifiers
     .filter((s) => s.type !== 'ImportNamespaceSpecifier')
@@ -339,7 +348,7 @@ function rewriteCalls(node: Node, edits: Edit[]): void {
     edits.push({
       at: node.start,
       remove: source.start - node.start,
-      insert: `Promise.resolve().then(() => ${INTEROP}(require(`,
+      insert: `${INTEROP}.later(() => ${INTEROP}(${REQUIRE}(`,
     });
     edits.push({ at: source.end, remove: node.end - source.end, insert: ')))' });
   }
@@ -538,7 +547,7 @@ export function scriptOf(js: string, scope: string = SCOPE_KEY, origin: Origin =
   let lastExpressionVar: string | undefined;
   if (capture && last) {
     lastExpressionVar = freshName('tsLastExpr', new Set(declared));
-    capture.insert = `exports.${lastExpressionVar} = (`;
+    capture.insert = `${EXPORTS}.${lastExpressionVar} = (`;
     edits.push({ at: (last as Node & { expression: Node }).expression.end, remove: 0, insert: ')' });
   }
 
@@ -565,7 +574,8 @@ export function scriptOf(js: string, scope: string = SCOPE_KEY, origin: Origin =
     )
     .join(' ');
   const head =
-    `var ${SCOPE} = globalThis[Symbol.for(${JSON.stringify(scope)})]; ${ensure}` +
+    `var ${SCOPE} = globalThis[Symbol.for(${JSON.stringify(scope)})], ${EXPORTS} = exports, ${REQUIRE} = require, ` +
+    `${INTEROP} = globalThis[Symbol.for(${JSON.stringify(INTEROP_KEY)})]; ${ensure}` +
     ` with (${SCOPE}) return (${hasToplevelAwait ? 'async ' : ''}function () {${directives ? '' : ` ${hoisted.join(' ')}`}`;
   const edited = applyEdits(js, edits);
   let starts: number[] | undefined;
