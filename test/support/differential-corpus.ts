@@ -11,6 +11,9 @@
  */
 import type { DiffSession } from './differential.js';
 
+/** The REPL's top-level names are the realm's globals (node's REPL): the SDK and Node see them. */
+const REPL_GLOBALS = "the REPL's top-level names are globals";
+
 export const DIFFERENTIAL_SESSIONS: readonly DiffSession[] = [
   {
     name: 'every declaration form',
@@ -54,6 +57,7 @@ export const DIFFERENTIAL_SESSIONS: readonly DiffSession[] = [
   },
   {
     name: 'the globals the SDK and Node use, shadowed by cells',
+    replDiffers: REPL_GLOBALS,
     cells: [
       "const URL = 'https://scratch.mit.edu/users/griffpatch';\nURL.length",
       "new globalThis.URL('https://scratch.mit.edu/projects/1?x=2').searchParams.get('x')",
@@ -90,6 +94,7 @@ export const DIFFERENTIAL_SESSIONS: readonly DiffSession[] = [
   {
     // Declared first: in one module, a later declaration would shadow the name in earlier cells too.
     name: 'the names the kernel itself uses, taken by cells',
+    replDiffers: REPL_GLOBALS,
     cells: [
       "const Symbol = 'no symbols', Promise = 'no promises', exports = 'my exports';\n[Symbol, Promise, exports]",
       'const globalThis = { mine: true };\nglobalThis',
@@ -265,8 +270,6 @@ export const DIFFERENTIAL_SESSIONS: readonly DiffSession[] = [
       'null',
       'undefined',
       'void 0',
-      '-1',
-      'NaN',
       '0.1 + 0.2',
       '[1, "a", null, undefined]',
       '({ a: 1 })',
@@ -274,16 +277,26 @@ export const DIFFERENTIAL_SESSIONS: readonly DiffSession[] = [
       '`multi\nline`',
       '"quote\'s"',
       '10n',
-      'Infinity',
-      '-0',
       '[,1]',
       'new Error("as value").message',
-      'typeof function named() {}',
       '/re+gex/g.test("ree")',
       '"abc".split("")',
       'Number("12px")',
       '[3, 1, 2].sort()',
       '({ toString() { return "custom"; } }) + ""',
+    ],
+  },
+  {
+    name: 'values esbuild sees no use for',
+    replDiffers: 'esbuild drops an expression statement it sees no use for: the REPL shows nothing for it',
+    cells: [
+      '-1',
+      'NaN',
+      'Infinity',
+      '-0',
+      '"a string" as string',
+      'undefined ?? -2',
+      'typeof function named() {}',
     ],
   },
   {

@@ -22,6 +22,8 @@ import ts from 'typescript';
 export interface DiffSession {
   readonly name: string;
   readonly cells: readonly string[];
+  /** Why the REPL means it otherwise (test/repl/differential.test.ts leaves it out), if it does. */
+  readonly replDiffers?: string;
 }
 
 /** What a cell showed or threw. */
@@ -198,4 +200,61 @@ export async function runInNode(
       return { notRun: true };
     });
   });
+}
+
+/** The REPL's driver: each cell through the REPL's own transpile and script run (repl/evaluation/). */
+const REPL_DRIVER = `
+import { Script } from 'node:vm';
+import { inspect } from 'node:util';
+const [dist, cellsJson] = process.argv.slice(2);
+const { transpile } = await import(dist + '/repl/evaluation/transpile.js');
+const { importOption } = await import(dist + '/repl/evaluation/module-loader.js');
+const outcomes = [];
+for (const [i, cell] of JSON.parse(cellsJson).entries()) {
+  try {
+    const transpiled = await transpile(cell + '\\n');
+    const script = new Script(transpiled.code, { filename: 'REPL' + (i + 1), ...importOption(transpiled.code) });
+    let value = script.runInThisContext({ displayErrors: false });
+    if (transpiled.async || value instanceof Promise) value = await value;
+    outcomes.push(value === undefined || value === null ? { nothing: true } : { value: inspect(value, { depth: 4 }) });
+  } catch (error) {
+    outcomes.push(
+      error instanceof Error
+        ? { error: { name: error.name, message: error.message } }
+        : { error: { name: 'Uncaught', message: inspect(error, { depth: 2 }) } },
+    );
+  }
+}
+process.stdout.write(JSON.stringify(outcomes));
+process.exit(0);
+`;
+
+/** What the REPL shows for a cell: its value, or its error's name and message (its lines are the REPL's own). */
+export type ReplOutcome =
+  | { readonly value: string }
+  | { readonly nothing: true }
+  | { readonly error: { readonly name: string; readonly message: string } };
+
+/**
+ * A session's cells as the REPL runs its inputs (its transpile, a script in the main context,
+ * awaited when it awaits), in a Node process of its own (the REPL's names are its globals).
+ */
+export async function runInRepl(
+  cells: readonly string[],
+  dist: string,
+  dir: string,
+  timeoutMs: number,
+): Promise<ReplOutcome[]> {
+  mkdirSync(dir, { recursive: true });
+  const driver = join(dir, 'repl-driver.mjs');
+  writeFileSync(driver, REPL_DRIVER);
+  const stdout = await new Promise<string>((resolve, reject) => {
+    execFile(
+      process.execPath,
+      [driver, dist, JSON.stringify(cells)],
+      { timeout: timeoutMs, maxBuffer: 64 << 20, cwd: dir },
+      (error, out, err) => (error ? reject(new Error(`${error.message}\n${err}`)) : resolve(out)),
+    );
+  });
+  return JSON.parse(stdout) as ReplOutcome[];
 }
