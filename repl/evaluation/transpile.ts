@@ -180,8 +180,8 @@ function destructuring(clause: string): string {
  * Works on esbuild's output, where imports are normalised (double quotes, one per statement).
  */
 export function rewriteImports(js: string): string {
+  // An input is no module: `export` of a declaration declares it (as a notebook cell's does).
   return js
-    // An input is no module: `export` of a declaration declares it (as a notebook cell's does).
     .replace(/^export (?=(?:var|let|const|function|async function|class) )/gm, '')
     .replace(/^import\s+("[^"\n]*");?$/gm, 'await import($1);')
     .replace(/^import\s+([\w$*\s{},]+?)\s+from\s+("[^"\n]*");?$/gm, (_, clause: string, from: string) => {
