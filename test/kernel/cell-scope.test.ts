@@ -8,19 +8,10 @@ import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { TypeChecker as Checker } from '../../kernel/execution/type-checker.js';
-import { testRunner } from './runner.js';
+import { cellsInOrder, testRunner } from './runner.js';
 
-const { runner, close } = testRunner();
+const { run, count, close } = cellsInOrder();
 afterAll(close);
-
-let count = 0;
-/** Runs `code` as the next cell: its value's text, or its error. */
-async function run(code: string): Promise<string | { ename: string; evalue: string; traceback: string[] }> {
-  const outcome = await runner.run(code, ++count);
-  if (outcome.status === 'error')
-    return { ename: outcome.ename, evalue: outcome.evalue, traceback: outcome.traceback };
-  return String(outcome.result?.['text/plain'] ?? '(nothing)');
-}
 
 /** The `[cell, line]` of each frame of a failed cell's traceback. */
 function frames(failed: unknown): [number, number][] {
@@ -112,8 +103,8 @@ describe('frames and syntax errors name the cell’s own lines', () => {
     );
     expect(failed).toMatchObject({ ename: 'Error', evalue: 'too far' });
     expect(frames(failed)).toEqual([
-      [count, 3],
-      [count, 6],
+      [count(), 3],
+      [count(), 6],
     ]);
   });
 
@@ -123,8 +114,8 @@ describe('frames and syntax errors name the cell’s own lines', () => {
     );
     expect(failed).toMatchObject({ ename: 'RangeError', evalue: 'bad 2' });
     expect(frames(failed)).toEqual([
-      [count, 2],
-      [count, 5],
+      [count(), 2],
+      [count(), 5],
     ]);
   });
 

@@ -10,19 +10,10 @@ import {
   scriptOf,
   strippedTypeScript,
 } from '../../kernel/execution/cell-script.js';
-import { testRunner } from './runner.js';
+import { cellsInOrder } from './runner.js';
 
-const { runner, close } = testRunner();
+const { run, close } = cellsInOrder();
 afterAll(close);
-
-let count = 0;
-/** Runs `code` as the next cell: its value's text, or its error. */
-async function run(code: string): Promise<string | { ename: string; evalue: string; traceback: string[] }> {
-  const outcome = await runner.run(code, ++count);
-  if (outcome.status === 'error')
-    return { ename: outcome.ename, evalue: outcome.evalue, traceback: outcome.traceback };
-  return String(outcome.result?.['text/plain'] ?? '(nothing)');
-}
 
 describe('cells run with their types stripped', () => {
   it('keeps top-level declarations of every kind for later cells, and lets a later cell declare them again', async () => {

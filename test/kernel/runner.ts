@@ -20,3 +20,22 @@ export function testRunner(options: { checker?: TypeCheck } = {}): { runner: Cel
   runner.attach(inner);
   return { runner, close: () => inner.close() };
 }
+
+/** What {@link cellsInOrder}'s `run` answers: the cell's value as text (`(nothing)`), or its error. */
+export type CellShown = string | { ename: string; evalue: string; traceback: string[] };
+
+/** A runner whose `run` runs each cell as the next one (`Cell In[n]`, n from 1; `count()` is the last n). */
+export function cellsInOrder(): { run(code: string): Promise<CellShown>; count(): number; close(): void } {
+  const { runner, close } = testRunner();
+  let count = 0;
+  return {
+    async run(code) {
+      const outcome = await runner.run(code, ++count);
+      if (outcome.status === 'error')
+        return { ename: outcome.ename, evalue: outcome.evalue, traceback: outcome.traceback };
+      return String(outcome.result?.['text/plain'] ?? '(nothing)');
+    },
+    count: () => count,
+    close,
+  };
+}
