@@ -568,11 +568,10 @@ export function scriptOf(js: string, scope: string = SCOPE_KEY, origin: Origin =
   const names = [...new Set(declared)];
   // Every name the cell declares is the scope's before its first line runs, so its assignments
   // (and `var E = … (E || {})` reading it first) reach the scope, never the global object.
-  const ensure = names
-    .map(
-      (name) => `if (!(${JSON.stringify(name)} in ${SCOPE})) ${SCOPE}[${JSON.stringify(name)}] = undefined;`,
-    )
-    .join(' ');
+  const ensure =
+    names.length === 0
+      ? ''
+      : `for (var ${SCOPE}Name of ${JSON.stringify(names)}) if (!(${SCOPE}Name in ${SCOPE})) ${SCOPE}[${SCOPE}Name] = undefined;`;
   const head =
     `var ${SCOPE} = globalThis[Symbol.for(${JSON.stringify(scope)})], ${EXPORTS} = exports, ${REQUIRE} = require, ` +
     `${INTEROP} = globalThis[Symbol.for(${JSON.stringify(INTEROP_KEY)})]; ${ensure}` +
