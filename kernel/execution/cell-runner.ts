@@ -191,6 +191,7 @@ export class CellRunner {
     this.#reset();
     this.cells.add(file, code);
     const script = await this.#options.scripts.prepare(code);
+    if (!(script instanceof CellScriptError)) this.cells.locate(file, script.sourceAt);
     const outcome = await this.#outcome(code, file);
     // Checked once it has run (a check beside the run would take the CPU it needs): its reply goes
     // out meanwhile and its `idle` follows the check. While the checker is cold (its first check
@@ -198,7 +199,9 @@ export class CellRunner {
     const checker = this.#options.checker;
     if (!checker || script instanceof CellScriptError) return outcome;
     const interrupts = this.#interrupts;
-    const later = () => this.#checked(checker, code, file, interrupts !== this.#interrupts);
+    // An object literal cell runs in parentheses: its check reads it so (not as a block of labels).
+    const checked = script.objectLiteral ? `(${code}\n)` : code;
+    const later = () => this.#checked(checker, checked, file, interrupts !== this.#interrupts);
     return { ...outcome, later, checkFirst: !checker.warm };
   }
 

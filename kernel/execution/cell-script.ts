@@ -6,18 +6,25 @@
  * oxc strips the types in this thread (hundredths of a millisecond); esbuild (a round trip to its
  * helper process, as the REPL does) converts what oxc leaves to it: decorators, syntax errors (its
  * messages are the ones shown), an assignment to one of the cell's constants. acorn finds the
- * top-level declarations, which become properties of the global object, as the REPL's inputs do:
- * a later cell sees them, declares them again, and functions of earlier cells see the new values.
- * The type check runs beside the cell (./type-checker.ts) and only warns.
+ * top-level declarations, which become properties of the session's cell scope (an object of its
+ * own, {@link createCellScope}), never of the global object: the cells run inside `with (scope)`,
+ * so a later cell sees them, declares them again, and functions of earlier cells see the new
+ * values, while the SDK, Node and the kernel keep their globals (a cell's `const URL` or
+ * `class Map` is the cells' own). The cell's own code runs in a function of its own inside that
+ * `with`, so a `'use strict'` cell is strict. The type check runs beside the cell
+ * (./type-checker.ts) and only warns.
  *
  * The output is the body of the function tslab's executor wraps it in
  * (`(async) function (exports, require) { … }`): `import` becomes tslab's `require` with its
  * interop (so `scratchlab` resolves as before), `import()` too, the last expression statement's
  * value goes to `exports[lastExpressionVar]`, and the cell awaits at its top level when its syntax
- * tree says so. The first line holds only what the kernel adds (hoisted function names): frames on
- * it are not the cell's (../protocol/traceback.ts).
+ * tree says so. The first and last lines hold only what the kernel adds: frames on them are not the
+ * cell's. Every line between is the cell's line of the same number (edits keep line breaks), and
+ * {@link CellScript.sourceAt} maps a place back through oxc's or esbuild's source map
+ * (../protocol/traceback.ts).
  */
 
+import { SourceMap, type SourceMapPayload } from 'node:module';
 import { isModuleNamespaceObject } from 'node:util/types';
 import { type Node, Parser } from 'acorn';
 import type { TransformOptions, TransformResult } from 'esbuild';
@@ -34,6 +41,13 @@ export interface CellScript {
   readonly lastExpressionVar?: string;
   /** The top-level names the cell declares. */
   readonly declared: readonly string[];
+  /** Whether the cell runs as an object literal (`{ a: 1 }` in parentheses): its check reads it so. */
+  readonly objectLiteral: boolean;
+  /**
+   * The cell's 1-based line and column of a place in the code run (`output` as the executor wraps
+   * it: its line 1 is the kernel's), or `null` for a place in what the kernel added.
+   */
+  sourceAt(line: number, column: number): { line: number; column: number } | null;
 }
 
 /** Why a cell cannot run: a syntax error (or an assignment to its own constant), at its place. */
@@ -55,7 +69,11 @@ export const MAX_CELL_CHARS = 1024 * 1024;
 
 /** `Symbol.for` key of the global interop helper the output calls (see {@link installInterop}). */
 const INTEROP_KEY = 'scratchlab.kernel.interop';
-const INTEROP = `globalThis[Symbol.for(${JSON.stringify(INTEROP_KEY)})]`;
+/**
+ * Its local name in the code run, set on the kernel's first line: read there, outside the cells'
+ * scope, so a cell's own `globalThis`, `Symbol` or `Promise` does not break a later `import`.
+ */
+const INTEROP = '__scratchlabInterop';
 
 /**
  * tslab's `esModuleInterop` for `require`: a CommonJS module's `module.exports` is its `default`
@@ -68,11 +86,42 @@ export function installInterop(): void {
     if ((module as { __esModule?: unknown }).__esModule || isModuleNamespaceObject(module)) return module;
     return Object.assign(Object.create(null) as object, module, { default: module });
   };
+  // `import(x)`: the module loaded once the promise is awaited, as `import()` does.
+  interop.later = (load: () => unknown): Promise<unknown> => Promise.resolve().then(load);
   Object.defineProperty(globalThis, Symbol.for(INTEROP_KEY), { value: interop, configurable: true });
 }
 
+/** `Symbol.for` key of the kernel's cell scope; a second scope (a test's runner) gets `.2`, … */
+const SCOPE_KEY = 'scratchlab.kernel.scope';
+const scopes: object[] = [];
+
+/**
+ * A new scope for one session's cells: an object without prototype, reachable from the cells'
+ * code through a global symbol, that holds every top-level name the cells declare. Answers its key
+ * for {@link cellScript}.
+ */
+export function createCellScope(): string {
+  const key = scopes.length === 0 ? SCOPE_KEY : `${SCOPE_KEY}.${scopes.length + 1}`;
+  const scope = Object.create(null) as object;
+  scopes.push(scope);
+  Object.defineProperty(globalThis, Symbol.for(key), { value: scope, configurable: true });
+  return key;
+}
+
+/** Whether a cell declared `name` at its top level (in any scope). */
+export function isCellName(name: string): boolean {
+  return scopes.some((scope) => name in scope);
+}
+
+/** The local name of the scope in the code run (the cells' own names never reach it, see scriptOf). */
+const SCOPE = '__scratchlabCellScope';
+/** The executor's `exports` and `require`, by names a cell's own `exports` or `require` does not take. */
+const EXPORTS = '__scratchlabExports';
+const REQUIRE = '__scratchlabRequire';
+
 const TS_OPTIONS: TransformOptions = {
   loader: 'ts',
+  sourcemap: true,
   // Keep every import: one whose names this cell does not use is used by the next cells.
   tsconfigRaw: { compilerOptions: { verbatimModuleSyntax: true, experimentalDecorators: true } },
 };
@@ -120,46 +169,65 @@ function isFailure(error: unknown): error is { errors: EsbuildMessage[] } {
   return typeof error === 'object' && error !== null && Array.isArray((error as { errors?: unknown }).errors);
 }
 
-/** A cell that parses as an object literal (`{ a: 1 }`) is one, not a block, as in the REPL. */
-function looksLikeObjectLiteral(code: string): boolean {
-  return /^\s*\{/.test(code) && /\}\s*$/.test(code);
+/**
+ * A cell that starts with `{` is tried as an object literal in parentheses first (`{ a: 1 }`, a
+ * comment after it too), as in the REPL: the text to try, or `null`. The parenthesis and line
+ * break keep every line and the columns past line 1.
+ */
+function asObjectLiteral(code: string): string | null {
+  return /^\s*\{/.test(code) ? `(${code}\n)` : null;
 }
 
-async function stripTypes(source: string): Promise<TransformResult> {
+async function stripTypes(source: string, added: Added | null): Promise<Stripped> {
   const transform = await transformer();
-  if (looksLikeObjectLiteral(source)) {
+  const literal = asObjectLiteral(source);
+  if (literal !== null) {
     try {
-      return await transform(`(${source.trim()})`, TS_OPTIONS);
+      const result = await transform(literal, TS_OPTIONS);
+      return { result, wrapped: true };
     } catch {
       // a block after all
     }
   }
   try {
-    return await transform(source, TS_OPTIONS);
+    return { result: await transform(source, TS_OPTIONS), wrapped: false };
   } catch (error) {
     if (!isFailure(error)) throw error;
     const first = error.errors[0];
+    const line = first?.location?.line ?? 1;
     throw new CellScriptError(
       first?.text ?? 'invalid cell',
-      first?.location?.line ?? 1,
-      (first?.location?.column ?? 0) + 1,
+      line,
+      cellColumn(line, first?.location?.column ?? 0, added) + 1,
     );
   }
 }
 
+interface Stripped {
+  result: TransformResult;
+  wrapped: boolean;
+}
+
+/**
+ * The cell's 0-based column of esbuild's 0-based `column` on 1-based `line`: past `added` (where
+ * {@link keepLastExpression} put its text), on that line, esbuild's column counts the added text.
+ */
+function cellColumn(line: number, column: number, added: Added | null): number {
+  return added !== null && line === added.line && column >= added.column + LAST_EXPRESSION.length
+    ? column - LAST_EXPRESSION.length
+    : column;
+}
+
 /**
  * An assignment to one of the cell's own constants is refused before it runs, as in the REPL, at
- * its place in the cell: past `added` (where {@link keepLastExpression} put its text), on that
- * line, esbuild's column counts the added text.
+ * its place in the cell.
  */
 function refuseConstantAssignment(result: TransformResult, added: Added | null): void {
   const warning = (result.warnings as EsbuildMessage[]).find((w) => w.id === 'assign-to-constant');
   if (!warning) return;
   const name = /"([^"]+)" is a constant/.exec(warning.text)?.[1] ?? '?';
   const line = warning.location?.line ?? 1;
-  let column = warning.location?.column ?? 0;
-  if (added !== null && line === added.line && column >= added.column + LAST_EXPRESSION.length)
-    column -= LAST_EXPRESSION.length;
+  const column = cellColumn(line, warning.location?.column ?? 0, added);
   throw new CellScriptError(`Cannot assign to '${name}' because it is a constant.`, line, column + 1);
 }
 
@@ -240,11 +308,11 @@ function freshName(base: string, taken: ReadonlySet<string>): string {
   for (let i = 0; ; i++) if (!taken.has(`${base}${i}`)) return `${base}${i}`;
 }
 
-/** The `require` and interop of an `import` declaration, binding its names as globals. */
+/** The `require` and interop of an `import` declaration, assigning its names (the scope's, see scriptOf). */
 function importAssignment(js: string, statement: Node & { specifiers: Specifier[]; source: Node }): string {
-  const required = `${INTEROP}(require(${js.slice(statement.source.start, statement.source.end)}))`;
+  const required = `${INTEROP}(${REQUIRE}(${js.slice(statement.source.start, statement.source.end)}))`;
   if (statement.specifiers.length === 0)
-    return `require(${js.slice(statement.source.start, statement.source.end)});`;
+    return `${REQUIRE}(${js.slice(statement.source.start, statement.source.end)});`;
   const namespace = statement.specifiers.find((s) => s.type === 'ImportNamespaceSpecifier');
   const named = statement.specifiers
     .filter((s) => s.type !== 'ImportNamespaceSpecifier')
@@ -258,30 +326,52 @@ function importAssignment(js: string, statement: Node & { specifiers: Specifier[
   return `${namespace.local.name} = ${required};${rest}`;
 }
 
-/** `import(x)` → tslab's `require` with its interop, a promise as `import()` answers. */
-function dynamicImports(node: Node, edits: Edit[]): void {
+/**
+ * `import(x)` → tslab's `require` with its interop, a promise as `import()` answers; and a call of
+ * a plain name `f(…)` → `(0, f)(…)` (a tag too): a name found in the cells' scope (a `with`
+ * object) would be called with that object as its `this`, where TypeScript and Node call it with
+ * none. `eval(…)` stays a direct eval.
+ */
+function rewriteCalls(node: Node, edits: Edit[]): void {
+  const callee =
+    node.type === 'CallExpression'
+      ? (node as Node & { callee: Node }).callee
+      : node.type === 'TaggedTemplateExpression'
+        ? (node as Node & { tag: Node }).tag
+        : null;
+  if (callee?.type === 'Identifier' && (callee as Identifier).name !== 'eval') {
+    edits.push({ at: callee.start, remove: 0, insert: '(0, ' });
+    edits.push({ at: callee.end, remove: 0, insert: ')' });
+  }
   if (node.type === 'ImportExpression') {
     const source = (node as Node & { source: Node }).source;
     edits.push({
       at: node.start,
       remove: source.start - node.start,
-      insert: `Promise.resolve().then(() => ${INTEROP}(require(`,
+      insert: `${INTEROP}.later(() => ${INTEROP}(${REQUIRE}(`,
     });
     edits.push({ at: source.end, remove: node.end - source.end, insert: ')))' });
   }
   for (const [field, value] of Object.entries(node)) {
     if (field === 'type' || field === 'start' || field === 'end') continue;
     if (Array.isArray(value)) {
-      for (const item of value) if (isNode(item)) dynamicImports(item, edits);
-    } else if (isNode(value)) dynamicImports(value, edits);
+      for (const item of value) if (isNode(item)) rewriteCalls(item, edits);
+    } else if (isNode(value)) rewriteCalls(value, edits);
   }
+}
+
+/** `js` with edits made, and which of its slices went where (`[outStart, jsStart, length]` each). */
+interface Edited {
+  text: string;
+  slices: number[];
 }
 
 /**
  * `js` with `edits` made, all placed by the original text. At one place, insertions go first, in
- * the order they were made, then the edit that replaces text there.
+ * the order they were made, then the edit that replaces text there. A replaced text's line breaks
+ * are kept (after its replacement), so each line of the result is the line of `js` of its number.
  */
-function applyEdits(js: string, edits: readonly Edit[]): string {
+function applyEdits(js: string, edits: readonly Edit[]): Edited {
   const ordered = edits
     .map((edit, index) => ({ edit, index }))
     .sort(
@@ -290,19 +380,71 @@ function applyEdits(js: string, edits: readonly Edit[]): string {
     );
   let out = '';
   let cursor = 0;
+  const slices: number[] = [];
+  const copy = (to: number) => {
+    if (to > cursor) slices.push(out.length, cursor, to - cursor);
+    out += js.slice(cursor, Math.max(cursor, to));
+  };
   for (const { edit } of ordered) {
-    out += js.slice(cursor, edit.at) + edit.insert;
+    copy(edit.at);
+    out += edit.insert;
+    const removed = js.slice(Math.max(cursor, edit.at), edit.at + edit.remove);
+    out += '\n'.repeat(Math.max(0, lineBreaks(removed) - lineBreaks(edit.insert)));
     cursor = Math.max(cursor, edit.at + edit.remove);
   }
-  return out + js.slice(cursor);
+  copy(js.length);
+  return { text: out, slices };
+}
+
+function lineBreaks(text: string): number {
+  let n = 0;
+  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) n++;
+  return n;
+}
+
+/** Offsets where each line of `text` starts. */
+function lineStarts(text: string): number[] {
+  const starts = [0];
+  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
+  return starts;
+}
+
+/** Where a cell's JavaScript came from: the transform's source map, and what was added to the cell. */
+export interface Origin {
+  /** oxc's or esbuild's source map of the JavaScript (none: the cell is the JavaScript). */
+  readonly map: SourceMapPayload | null;
+  /** The cell was run as `(` + cell + `\n)` (an object literal): one column more on line 1. */
+  readonly wrapped: boolean;
+  /** Where {@link keepLastExpression} added its text (esbuild's input), if it did. */
+  readonly added: Added | null;
+}
+
+const NO_ORIGIN: Origin = { map: null, wrapped: false, added: null };
+
+/** The cell's 1-based line and column of the 0-based `line` and `column` of its JavaScript. */
+function cellPlace(origin: Origin, map: () => SourceMap | null, line: number, column: number) {
+  let at = { line, column };
+  const found = map()?.findEntry(line, column) as
+    | { originalLine?: number; originalColumn?: number }
+    | undefined;
+  if (typeof found?.originalLine === 'number' && typeof found.originalColumn === 'number')
+    at = { line: found.originalLine, column: found.originalColumn };
+  let cellColumnAt = at.line === 0 && origin.wrapped ? Math.max(0, at.column - 1) : at.column;
+  if (origin.map !== null) cellColumnAt = cellColumn(at.line + 1, cellColumnAt, origin.added);
+  return { line: at.line + 1, column: cellColumnAt + 1 };
 }
 
 /** The body of the cell's function (see the file's comment), from the cell's JavaScript. */
-export function scriptOf(js: string): CellScript {
+export function scriptOf(js: string, scope: string = SCOPE_KEY, origin: Origin = NO_ORIGIN): CellScript {
   let program: Node & { body: Node[] };
   const parsed = lastParse?.text === js ? lastParse.program : null;
   // Handed over once: a cell's tree (tens of MB for a cell of a MB) is not kept past its cell.
   lastParse = null;
+  let sourceMap: SourceMap | null | undefined;
+  const map = () => {
+    sourceMap ??= origin.map === null ? null : new SourceMap(origin.map);
+    return sourceMap;
+  };
   try {
     program =
       parsed ??
@@ -312,18 +454,28 @@ export function scriptOf(js: string): CellScript {
         allowAwaitOutsideFunction: true,
       }) as Node & { body: Node[] });
   } catch (error) {
-    const at = (error as { loc?: { line: number; column: number } }).loc;
+    const loc = (error as { loc?: { line: number; column: number } }).loc;
+    // acorn reads the transform's output: its place is mapped back to the cell's.
+    const at = cellPlace(origin, map, (loc?.line ?? 1) - 1, loc?.column ?? 0);
     throw new CellScriptError(
       String((error as Error).message).replace(/ \(\d+:\d+\)$/, ''),
-      at?.line ?? 1,
-      (at?.column ?? 0) + 1,
+      at.line,
+      at.column,
     );
   }
   const edits: Edit[] = [];
   const declared: string[] = [];
-  /** Set before the cell's first line: hoisted functions and `var`s. */
-  const preamble: string[] = [];
+  /** `scope.f = f` for each hoisted function, before the cell's first statement. */
+  const hoisted: string[] = [];
   let hasToplevelAwait = false;
+  // The last expression's capture goes first at its place (before a call's `(0, `): made now,
+  // named once the cell's names are known.
+  const last = program.body.at(-1);
+  const capture: Edit | null =
+    last?.type === 'ExpressionStatement'
+      ? { at: (last as Node & { expression: Node }).expression.start, remove: 0, insert: '' }
+      : null;
+  if (capture) edits.push(capture);
 
   for (const original of program.body) {
     let statement = original;
@@ -362,11 +514,7 @@ export function scriptOf(js: string): CellScript {
         // esbuild's helpers (`var __decorateClass = …`) stay the cell's own.
         if (kind === 'var' && names.every((name) => name.startsWith('__'))) break;
         declared.push(...names);
-        // `var E = … (E || {})` (esbuild's enums and namespaces) reads the name before it is set.
-        if (kind === 'var')
-          for (const name of names)
-            preamble.push(`if (!(${JSON.stringify(name)} in globalThis)) globalThis.${name} = undefined;`);
-        dynamicImports(statement, edits);
+        rewriteCalls(statement, edits);
         edits.push({ at: statement.start, remove: first.start - statement.start, insert: 'void (' });
         // `let x;` declares a fresh `x`; `var x;` keeps its value, as JavaScript does.
         for (const d of declarations)
@@ -379,7 +527,7 @@ export function scriptOf(js: string): CellScript {
         if (id) {
           declared.push(id.name);
           // Hoisted, as the declaration is: callable from the cell's lines above it, and after.
-          preamble.push(`globalThis.${id.name} = ${id.name};`);
+          hoisted.push(`${SCOPE}[${JSON.stringify(id.name)}] = ${id.name};`);
         }
         break;
       }
@@ -393,43 +541,109 @@ export function scriptOf(js: string): CellScript {
         break;
       }
     }
-    if (statement.type !== 'ImportDeclaration') dynamicImports(statement, edits);
+    if (statement.type !== 'ImportDeclaration') rewriteCalls(statement, edits);
   }
 
   let lastExpressionVar: string | undefined;
-  const last = program.body.at(-1);
-  if (last?.type === 'ExpressionStatement') {
-    const expression = (last as Node & { expression: Node }).expression;
+  if (capture && last) {
     lastExpressionVar = freshName('tsLastExpr', new Set(declared));
-    edits.push({ at: expression.start, remove: 0, insert: `exports.${lastExpressionVar} = (` });
-    edits.push({ at: expression.end, remove: 0, insert: ')' });
+    capture.insert = `${EXPORTS}.${lastExpressionVar} = (`;
+    edits.push({ at: (last as Node & { expression: Node }).expression.end, remove: 0, insert: ')' });
   }
 
+  // A directive prologue (`'use strict'`) stays first in the cell's function: the hoisted names
+  // are set after it.
+  let directives: Node | undefined;
+  for (const statement of program.body) {
+    if (
+      statement.type !== 'ExpressionStatement' ||
+      typeof (statement as { directive?: unknown }).directive !== 'string'
+    )
+      break;
+    directives = statement;
+  }
+  if (directives && hoisted.length > 0)
+    edits.push({ at: directives.end, remove: 0, insert: `; ${hoisted.join(' ')}` });
+
+  const names = [...new Set(declared)];
+  // Every name the cell declares is the scope's before its first line runs, so its assignments
+  // (and `var E = … (E || {})` reading it first) reach the scope, never the global object.
+  const ensure =
+    names.length === 0
+      ? ''
+      : `for (var ${SCOPE}Name of ${JSON.stringify(names)}) if (!(${SCOPE}Name in ${SCOPE})) ${SCOPE}[${SCOPE}Name] = undefined;`;
+  const head =
+    `var ${SCOPE} = globalThis[Symbol.for(${JSON.stringify(scope)})], ${EXPORTS} = exports, ${REQUIRE} = require, ` +
+    `${INTEROP} = globalThis[Symbol.for(${JSON.stringify(INTEROP_KEY)})]; ${ensure}` +
+    ` with (${SCOPE}) return (${hasToplevelAwait ? 'async ' : ''}function () {${directives ? '' : ` ${hoisted.join(' ')}`}`;
+  const edited = applyEdits(js, edits);
+  let starts: number[] | undefined;
+  let jsStarts: number[] | undefined;
+  const sourceAt = (line: number, column: number) => {
+    starts ??= lineStarts(edited.text);
+    if (line < 2 || line - 2 >= starts.length) return null;
+    const at = (starts[line - 2] ?? 0) + Math.max(0, column - 1);
+    const { slices } = edited;
+    // The last slice copied to at or before `at` (a place inside added text: the slice's end).
+    let low = 0;
+    let high = slices.length / 3 - 1;
+    let found = -1;
+    while (low <= high) {
+      const middle = (low + high) >> 1;
+      if ((slices[middle * 3] ?? 0) <= at) {
+        found = middle;
+        low = middle + 1;
+      } else high = middle - 1;
+    }
+    if (found === -1) return null;
+    const [outStart = 0, jsStart = 0, length = 0] = slices.slice(found * 3, found * 3 + 3);
+    const offset = jsStart + Math.min(at - outStart, length);
+    jsStarts ??= lineStarts(js);
+    let jsLine = 0;
+    while (jsLine + 1 < jsStarts.length && (jsStarts[jsLine + 1] ?? 0) <= offset) jsLine++;
+    return cellPlace(origin, map, jsLine, offset - (jsStarts[jsLine] ?? 0));
+  };
   return {
-    output: `${preamble.join(' ')}\n${applyEdits(js, edits)}`,
+    output: `${head}\n${edited.text}\n}).call(this);`,
     hasToplevelAwait,
     lastExpressionVar,
-    declared: [...new Set(declared)],
+    declared: names,
+    objectLiteral: origin.wrapped,
+    sourceAt,
   };
 }
 
 /**
  * `source` itself when it is plain JavaScript that TypeScript reads alike, so no type stripping is
  * needed: it has no `<` (`f<T>(x)` is a call in TypeScript, two comparisons in JavaScript) and
- * {@link runnableJavaScript} takes it. Otherwise `null`.
+ * {@link runnableJavaScript} takes it (an object literal in parentheses). Otherwise `null`.
  */
 export function plainJavaScript(source: string): string | null {
-  return source.includes('<') ? null : runnableJavaScript(source);
+  return plainCell(source)?.code ?? null;
+}
+
+/** A cell's JavaScript and where it came from. */
+interface CellJavaScript {
+  code: string;
+  origin: Origin;
+}
+
+function plainCell(source: string): CellJavaScript | null {
+  if (source.includes('<')) return null;
+  const literal = asObjectLiteral(source);
+  if (literal !== null && runnableJavaScript(literal) !== null)
+    return { code: literal, origin: { map: null, wrapped: true, added: null } };
+  const code = runnableJavaScript(source);
+  return code === null ? null : { code, origin: NO_ORIGIN };
 }
 
 /**
- * `source` (an object literal in parentheses) when it parses as JavaScript and assigns to no name
- * it declares `const` at its top level: esbuild refuses those, scopes considered, so such a cell
- * goes through esbuild. Otherwise `null`.
+ * `source` when it parses as JavaScript and assigns to no name it declares `const` at its top
+ * level: esbuild refuses those, scopes considered, so such a cell goes through esbuild. Otherwise
+ * `null`.
  */
 function runnableJavaScript(source: string): string | null {
-  const text = looksLikeObjectLiteral(source) && parses(`(${source.trim()})`) ? `(${source.trim()})` : source;
-  const program = parses(text);
+  const program = parses(source);
   if (!program) return null;
   const constants = new Set<string>();
   for (const statement of program.body) {
@@ -448,7 +662,7 @@ function runnableJavaScript(source: string): string | null {
       for (const name of names) constants.add(name);
     }
   }
-  return constants.size > 0 && assignsTo(program, constants) ? null : text;
+  return constants.size > 0 && assignsTo(program, constants) ? null : source;
 }
 
 const OXC_OPTIONS: OxcOptions = {
@@ -457,6 +671,8 @@ const OXC_OPTIONS: OxcOptions = {
   target: 'esnext',
   // Keep every import: one whose names this cell does not use is used by the next cells.
   typescript: { onlyRemoveTypeImports: true },
+  // Frames and acorn's errors are traced back through it (see scriptOf).
+  sourcemap: true,
 };
 
 /**
@@ -465,21 +681,43 @@ const OXC_OPTIONS: OxcOptions = {
  * decorator (oxc's output would import a helper), an assignment to one of the cell's constants.
  */
 export function strippedTypeScript(source: string): string | null {
-  const strip = (text: string): string | null => {
+  return strippedCell(source)?.code ?? null;
+}
+
+function strippedCell(source: string): CellJavaScript | null {
+  const strip = (text: string): { code: string; map: SourceMapPayload | null } | null => {
     const result = oxcTransform('cell.ts', text, OXC_OPTIONS);
-    return result.errors.length > 0 || result.code.includes('@oxc-project/runtime') ? null : result.code;
+    if (result.errors.length > 0 || result.code.includes('@oxc-project/runtime')) return null;
+    return { code: result.code, map: (result.map as SourceMapPayload | undefined) ?? null };
   };
-  const code = (looksLikeObjectLiteral(source) ? strip(`(${source.trim()})`) : null) ?? strip(source);
-  return code === null ? null : runnableJavaScript(code.replace(NAMESPACE_LET, 'var $1;'));
+  const literal = asObjectLiteral(source);
+  const asLiteral = literal === null ? null : strip(literal);
+  const stripped = asLiteral ?? strip(source);
+  if (stripped === null) return null;
+  const code = runnableJavaScript(
+    stripped.code.replace(NAMESPACE_LET, 'var $1;').replace(EXPORTED_ENUM, 'var $1 = $2}($1 || {});'),
+  );
+  return code === null
+    ? null
+    : { code, origin: { map: stripped.map, wrapped: asLiteral !== null, added: null } };
 }
 
 /**
- * oxc's top-level namespace: `let N;` then `(function(_N) {`. As `let`, the kernel makes `N` fresh,
- * and a namespace lost what an earlier cell's namespace, function or class of its name held;
- * esbuild writes `var N;`, which keeps the global's value (oxc indents nested ones).
+ * oxc's top-level namespace: `let N;` (`export let N;` when exported) then `(function(_N) {`. As
+ * `let`, the kernel makes `N` fresh, and a namespace lost what an earlier cell's namespace,
+ * function or class of its name held; tsc and esbuild write `var N;`, which keeps the value (oxc
+ * indents nested ones).
  */
 const NAMESPACE_LET =
-  /^let ([\p{ID_Start}$_][\p{ID_Continue}$\u200C\u200D]*);(?=\n\(function\(_\1\d*\) \{)/gmu;
+  /^(?:export )?let ([\p{ID_Start}$_][\p{ID_Continue}$\u200C\u200D]*);(?=\n\(function\(_\1\d*\) \{)/gmu;
+
+/**
+ * oxc's exported enum: `export let E = /* @__PURE__ *\/ function(E) { … }({});` starts from an empty
+ * object where tsc merges with an earlier enum of the name (`(E || {})`, as oxc does for an enum
+ * not exported). Its members are indented; its end is the first `}({});` at the line's start.
+ */
+const EXPORTED_ENUM =
+  /^export let ([\p{ID_Start}$_][\p{ID_Continue}$\u200C\u200D]*) = (\/\* @__PURE__ \*\/ function\(\1\) \{\n(?:[\t ].*\n|\n)*?)\}\(\{\}\);$/gmu;
 
 /**
  * The text {@link parses} read last, and its tree: {@link scriptOf} reads that same text right
@@ -528,16 +766,17 @@ function assignsTo(node: Node, names: ReadonlySet<string>): boolean {
  * @throws RangeError past {@link MAX_CELL_CHARS}.
  * @throws CellScriptError when it does not parse, or assigns to one of its own constants.
  */
-export async function cellScript(source: string): Promise<CellScript> {
+export async function cellScript(source: string, scope: string = SCOPE_KEY): Promise<CellScript> {
   if (source.length > MAX_CELL_CHARS)
     throw new RangeError(`a cell holds at most ${MAX_CELL_CHARS} characters, this one ${source.length}`);
-  const plain = plainJavaScript(source) ?? strippedTypeScript(source);
-  if (plain !== null) return scriptOf(plain);
+  const plain = plainCell(source) ?? strippedCell(source);
+  if (plain !== null) return scriptOf(plain.code, scope, plain.origin);
   lastParse = null; // esbuild's output is another text: the tree would only be held
   const kept = keepLastExpression(source);
-  const result = await stripTypes(kept.text);
+  const { result, wrapped } = await stripTypes(kept.text, kept.at);
   refuseConstantAssignment(result, kept.at);
-  return scriptOf(result.code);
+  const map = result.map ? (JSON.parse(result.map) as SourceMapPayload) : null;
+  return scriptOf(result.code, scope, { map, wrapped, added: wrapped ? null : kept.at });
 }
 
 /**

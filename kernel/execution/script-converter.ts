@@ -10,7 +10,13 @@
  */
 import type { Converter, ConverterSet } from '../tslab.js';
 import { converter as tslabConverter } from '../tslab.js';
-import { type CellScript, CellScriptError, cellScript, installInterop } from './cell-script.js';
+import {
+  type CellScript,
+  CellScriptError,
+  cellScript,
+  createCellScope,
+  installInterop,
+} from './cell-script.js';
 
 /** What tslab's executor reads of a conversion. */
 interface Conversion {
@@ -56,6 +62,8 @@ export interface ScriptConvertersOptions {
 /** The converter set (see the file's comment). */
 export function scriptConverters(options: ScriptConvertersOptions): ScriptConverters {
   installInterop();
+  // This set's cells share one scope of their own (a second kernel in a process, e.g. a test's, another).
+  const scope = createCellScope();
   const declared = new Set<string>();
   let prepared: { source: string; script: CellScript | CellScriptError } | null = null;
   let tslab: TslabConverter | undefined;
@@ -99,7 +107,7 @@ export function scriptConverters(options: ScriptConvertersOptions): ScriptConver
     async prepare(source) {
       let script: CellScript | CellScriptError;
       try {
-        script = await cellScript(source);
+        script = await cellScript(source, scope);
       } catch (error) {
         if (error instanceof CellScriptError) script = error;
         else if (error instanceof RangeError) script = new CellScriptError(error.message, 1, 1);

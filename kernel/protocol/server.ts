@@ -28,6 +28,7 @@
 // `globalThis.setTimeout` (fake timers) must not stop the kernel's own waits (a cell's `idle` never
 // came, and every request after it waited for good).
 import { clearTimeout, setImmediate, setTimeout } from 'node:timers';
+import { isCellName } from '../execution/cell-script.js';
 import type { MimeBundle } from '../tslab.js';
 import { converter, type JupyterHandler, jupyter, tslabTypeScript } from '../tslab.js';
 import { exitCommand } from './exit-cell.js';
@@ -425,7 +426,7 @@ export class KernelServer extends TslabServerClass {
     // `exit` or `quit` alone asks the front end to end, as in IPython (`jupyter console` then quits
     // and shuts the kernel down); unless a cell declared that name. Comments may follow it.
     const exit = /exit|quit/.test(source) ? exitCommand(tslabTypeScript(), source) : undefined;
-    const asksExit = exit !== undefined && !(exit in globalThis);
+    const asksExit = exit !== undefined && !isCellName(exit) && !(exit in globalThis);
     const outcome: CellOutcome = asksExit
       ? { status: 'ok', result: null }
       : await this.#backend.run(source, file, display);

@@ -2,10 +2,11 @@
  * Errors of cells as Jupyter shows them: `ename`, `evalue` and a traceback whose frames name the
  * cells' own lines (`Cell In[4], line 2`), as IPython does.
  *
- * Cells run under the file name `Cell In[n]` (see ./cell-files.ts), so their frames carry it. tslab
- * compiles a cell (TypeScript → ES module → CommonJS) without a source map, so a frame's line of
- * compiled code is matched back to the cell line holding the same names and literals: type
- * annotations and `exports.` prefixes aside, compiled statements keep the words of their source.
+ * Cells run under the file name `Cell In[n]` (see ./cell-files.ts), so their frames carry it. A
+ * frame's place in the code run is mapped back to the cell through the kernel's map of it
+ * (../execution/cell-script.ts: its edits, then oxc's or esbuild's source map). Code run without
+ * one (tslab's own conversion) is matched by its words: the cell line holding the same names and
+ * literals (type annotations and `exports.` prefixes aside, compiled statements keep them).
  * Frames of the kernel itself (tslab, this folder, Node's internals) are left out.
  */
 import { inspect } from 'node:util';
@@ -39,10 +40,18 @@ export function uncountedCellFileName(n: number, silent: boolean): string {
   return `${silent ? 'Silent' : 'Unnumbered'} cell ${n}`;
 }
 
+/** A cell's source lines, the code run for it, and how a place in that code maps to the cell. */
+interface CellSource {
+  source: string[];
+  compiled?: string[];
+  /** The cell's line and column of a place in the compiled code, `null` in the kernel's text. */
+  sourceAt?: (line: number, column: number) => { line: number; column: number } | null;
+}
+
 /** Sources of the cells run so far (the last {@link MAX_CELLS}), and their compiled code. */
 export class CellSources {
   static readonly MAX_CELLS = 1000;
-  readonly #cells = new Map<string, { source: string[]; compiled?: string[] }>();
+  readonly #cells = new Map<string, CellSource>();
 
   /** Records the source of the cell running under `file`. */
   add(file: string, source: string): void {
@@ -60,7 +69,13 @@ export class CellSources {
     if (cell) cell.compiled = code.split('\n');
   }
 
-  get(file: string): { source: string[]; compiled?: string[] } | undefined {
+  /** Records how places in the code run for `file` map to the cell (its source map). */
+  locate(file: string, sourceAt: NonNullable<CellSource['sourceAt']>): void {
+    const cell = this.#cells.get(file);
+    if (cell) cell.sourceAt = sourceAt;
+  }
+
+  get(file: string): CellSource | undefined {
     return this.#cells.get(file);
   }
 }
@@ -161,7 +176,15 @@ export function stackFrames(stack: string, cells: CellSources): string[] {
       const at = Number(lineText);
       // The first and last compiled lines are tslab's wrapper around the cell: not the user's code.
       if (!cell.compiled || !lineText || at <= 1 || at >= cell.compiled.length) continue;
-      const line = sourceLineOf(cell.source, cell.compiled, at, Number(columnText ?? 1));
+      const column = Number(columnText ?? 1);
+      // Through the cell's source map where the kernel made one; by its words otherwise.
+      const mapped = cell.sourceAt?.(at, column)?.line;
+      const line = cell.sourceAt
+        ? mapped !== undefined && mapped <= cell.source.length
+          ? mapped
+          : null
+        : sourceLineOf(cell.source, cell.compiled, at, column);
+      if (line === null && cell.sourceAt) continue;
       const where = line === null ? location : `${location}, line ${line}`;
       const name = fn && fn !== 'eval' && !fn.startsWith('Object.') && fn !== 'exports' ? ` in ${fn}` : '';
       frames.push(line === null ? `${where}${name}` : `${where}${name}\n${excerpt(cell.source, line)}`);

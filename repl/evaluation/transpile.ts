@@ -86,7 +86,8 @@ const TS_OPTIONS: TransformOptions = {
   loader: 'ts',
   // Keep every import: TypeScript would drop one whose names are unused yet, but in a REPL they
   // are used by the next line.
-  tsconfigRaw: { compilerOptions: { verbatimModuleSyntax: true } },
+  // Decorators as TypeScript has long compiled them (the kernel's cells too).
+  tsconfigRaw: { compilerOptions: { verbatimModuleSyntax: true, experimentalDecorators: true } },
 };
 
 /**
@@ -182,7 +183,9 @@ function destructuring(clause: string): string {
  * Works on esbuild's output, where imports are normalised (double quotes, one per statement).
  */
 export function rewriteImports(js: string): string {
+  // An input is no module: `export` of a declaration declares it (as a notebook cell's does).
   return js
+    .replace(/^export (?=(?:var|let|const|function|async function|class) )/gm, '')
     .replace(/^import\s+("[^"\n]*");?$/gm, 'await import($1);')
     .replace(/^import\s+([\w$*\s{},]+?)\s+from\s+("[^"\n]*");?$/gm, (_, clause: string, from: string) => {
       const namespace = /\*\s+as\s+([\w$]+)/.exec(clause);

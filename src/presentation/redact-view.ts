@@ -47,7 +47,18 @@ export function redactForView(value: unknown, depth = 0, seen = new Set<object>(
       return changed ? items : value;
     }
     const copy: Record<string, unknown> = Object.create(Object.getPrototypeOf(value) as object | null);
-    for (const [key, item] of Object.entries(value)) {
+    // By descriptor: showing a value never runs its getters (one may count, fail or fetch); a
+    // getter is copied as one (shown `[Getter]`), and one under a secret's key is not shown at all.
+    for (const [key, descriptor] of Object.entries(Object.getOwnPropertyDescriptors(value))) {
+      if (!descriptor.enumerable) continue;
+      if (!('value' in descriptor)) {
+        if (isSecretViewKey(key)) {
+          changed = true;
+          copy[key] = REDACTED;
+        } else Object.defineProperty(copy, key, descriptor);
+        continue;
+      }
+      const item: unknown = descriptor.value;
       const shown =
         isSecretViewKey(key) && item !== null && item !== undefined && item !== ''
           ? REDACTED

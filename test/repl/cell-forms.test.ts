@@ -17,27 +17,25 @@ afterAll(async () => {
 
 describe('cell forms in the REPL', () => {
   // runCell waits up to 30 s for each of its three steps: the test's limit lets them report.
-  it.each(CELL_FORMS.map((form) => [form.name, form] as const))(
-    '%s',
-    { timeout: 120_000 },
-    async (_, form) => {
-      const out = await repl.runCell(form.source, 30_000);
-      if (!isErrorForm(form)) {
-        // A cell with no value shows nothing; the REPL prints `undefined` for it.
-        expect(out).toBe(form.shows ?? 'undefined');
-        return;
-      }
-      // node's REPL prints `Uncaught <name>: <message>`, then the stack.
-      const [first = ''] = out.split('\n');
-      expect(first, out).toMatch(new RegExp(`^Uncaught ${form.error.name}: `));
-      const message = first.slice(`Uncaught ${form.error.name}: `.length);
-      if (typeof form.error.message === 'string') expect(message, out).toBe(form.error.message);
-      else expect(message, out).toMatch(form.error.message);
-      // Its frames (node prints none for a SyntaxError) start at the same input lines as the
-      // kernel's; the REPL's own wrapper frame may follow.
-      const lines = [...out.matchAll(/\bREPL\d+:(\d+):\d+/g)].map((match) => Number(match[1]));
-      if (form.error.name !== 'SyntaxError')
-        expect(lines.slice(0, form.error.lines.length), out).toEqual(form.error.lines);
-    },
-  );
+  it.each(
+    CELL_FORMS.filter((form) => form.kernelOnly === undefined).map((form) => [form.name, form] as const),
+  )('%s', { timeout: 120_000 }, async (_, form) => {
+    const out = await repl.runCell(form.source, 30_000);
+    if (!isErrorForm(form)) {
+      // A cell with no value shows nothing; the REPL prints `undefined` for it.
+      expect(out).toBe(form.shows ?? 'undefined');
+      return;
+    }
+    // node's REPL prints `Uncaught <name>: <message>`, then the stack.
+    const [first = ''] = out.split('\n');
+    expect(first, out).toMatch(new RegExp(`^Uncaught ${form.error.name}: `));
+    const message = first.slice(`Uncaught ${form.error.name}: `.length);
+    if (typeof form.error.message === 'string') expect(message, out).toBe(form.error.message);
+    else expect(message, out).toMatch(form.error.message);
+    // Its frames (node prints none for a SyntaxError) start at the same input lines as the
+    // kernel's; the REPL's own wrapper frame may follow.
+    const lines = [...out.matchAll(/\bREPL\d+:(\d+):\d+/g)].map((match) => Number(match[1]));
+    if (form.error.name !== 'SyntaxError')
+      expect(lines.slice(0, form.error.lines.length), out).toEqual(form.error.lines);
+  });
 });

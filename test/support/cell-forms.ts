@@ -11,6 +11,8 @@
 /** A cell that shows a value, or nothing. */
 export interface ValueForm {
   readonly name: string;
+  /** Why the REPL means it otherwise (it runs only in the kernel), if it does. */
+  readonly kernelOnly?: string;
   readonly source: string;
   /** The value's text as both front ends show it (node's `inspect`), or `null` when nothing shows. */
   readonly shows: string | null;
@@ -21,6 +23,7 @@ export interface ValueForm {
 /** A cell that fails. */
 export interface ErrorForm {
   readonly name: string;
+  readonly kernelOnly?: string;
   readonly source: string;
   readonly error: {
     readonly name: string;
@@ -31,6 +34,9 @@ export interface ErrorForm {
 }
 
 export type CellForm = ValueForm | ErrorForm;
+
+/** The REPL's inputs declare globals (node's REPL), which the SDK's modules then see. */
+const REPL_GLOBALS = "the REPL's top-level names are the realm's globals";
 
 export const isErrorForm = (form: CellForm): form is ErrorForm => 'error' in form;
 
@@ -187,5 +193,37 @@ export const CELL_FORMS: readonly CellForm[] = [
       '}',
     ].join('\n'),
     error: { name: 'TypeError', message: 'the list broke', lines: [3, 5] },
+  },
+  // Last: the names they declare are the cells' own for the rest of the session (issue 30).
+  {
+    name: "a cell's const URL, then the SDK",
+    kernelOnly: REPL_GLOBALS,
+    source:
+      "const URL = 'https://scratch.mit.edu/users/griffpatch';\n(await session.users.get(sandbox.samples.demoUser)).username",
+    shows: "'demo_scratcher'",
+  },
+  {
+    name: "a cell's import crypto",
+    kernelOnly: REPL_GLOBALS,
+    source: "import crypto from 'node:crypto';\ncrypto.createHash('sha1').update('a').digest('hex').length",
+    shows: '40',
+  },
+  {
+    name: "a cell's class Map",
+    kernelOnly: REPL_GLOBALS,
+    source: 'class Map {\n  get size() {\n    return -1;\n  }\n}\nnew Map().size',
+    shows: '-1',
+  },
+  {
+    name: '…then the kernel and the SDK still work',
+    kernelOnly: REPL_GLOBALS,
+    source: '[new Map().size, (await session.users.get(sandbox.samples.demoUser)).username, URL.length]',
+    shows: "[ -1, 'demo_scratcher', 40 ]",
+  },
+  {
+    name: 'a strict cell',
+    kernelOnly: REPL_GLOBALS,
+    source: "'use strict'\nconst strictA = 1\nstrictA",
+    shows: '1',
   },
 ];
