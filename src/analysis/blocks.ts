@@ -66,7 +66,10 @@ function scalarText(value: unknown): string {
 
 /** Reads one stored primitive; undefined when the array is not one. */
 export function readPrimitive(value: readonly unknown[]): Primitive | undefined {
-  const [type, text, id] = value;
+  // By index, not destructuring: no iterator for each of a project's many primitives.
+  const type = value[0];
+  const text = value[1];
+  const id = value[2];
   if (typeof type !== 'number') return undefined;
   const opcode = PRIMITIVE_OPCODES[type];
   if (opcode === undefined) return undefined;

@@ -28,7 +28,7 @@ function jsonTextDepth(text: string, limit = MAX_JSON_DEPTH): number {
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (c === 0x22 /* " */) {
-      // Skip the string at once (indexOf is far faster than a loop over its characters): its end
+      // Skip the string at once (indexOf is faster than a loop over its characters): its end
       // is the next quote not escaped, one after an even number of backslashes.
       let end = text.indexOf('"', i + 1);
       while (end !== -1 && escaped(text, end)) end = text.indexOf('"', end + 1);
