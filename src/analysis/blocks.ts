@@ -66,7 +66,10 @@ function scalarText(value: unknown): string {
 
 /** Reads one stored primitive; undefined when the array is not one. */
 export function readPrimitive(value: readonly unknown[]): Primitive | undefined {
-  const [type, text, id] = value;
+  // By index, not destructuring: no iterator for each of a project's many primitives.
+  const type = value[0];
+  const text = value[1];
+  const id = value[2];
   if (typeof type !== 'number') return undefined;
   const opcode = PRIMITIVE_OPCODES[type];
   if (opcode === undefined) return undefined;
@@ -109,7 +112,7 @@ function topLevelPrimitive(id: string, entry: readonly unknown[], target: string
     topLevel: true,
     parent: null,
     next: null,
-    inputs: [],
+    inputs: NO_INPUTS,
     fields,
     mutation: null,
     primitive,
@@ -135,13 +138,21 @@ function storedBlock(id: string, entry: unknown, target: string): Block {
   };
 }
 
-function readInputs(stored: unknown, target: string, block: string): BlockInput[] {
-  if (!isRecord(stored)) return [];
-  const inputs: BlockInput[] = [];
+/**
+ * What a block without inputs or fields holds: one frozen empty list and record shared by all of
+ * them (most blocks have no fields, hats no inputs), so that reading costs no allocation for them.
+ */
+const NO_INPUTS: readonly BlockInput[] = Object.freeze([]);
+const NO_FIELDS: Readonly<Record<string, BlockField>> = Object.freeze({});
+
+function readInputs(stored: unknown, target: string, block: string): readonly BlockInput[] {
+  if (!isRecord(stored)) return NO_INPUTS;
+  let inputs: BlockInput[] | undefined;
   for (const name in stored) {
     const input = stored[name];
     if (Array.isArray(input)) {
       // [shadowType, value, obscured shadow?]: type 1 holds its shadow, 2 a block, 3 a block over a shadow.
+      inputs ??= [];
       inputs.push({
         name,
         value: inputValue(input[1]),
@@ -150,10 +161,11 @@ function readInputs(stored: unknown, target: string, block: string): BlockInput[
     } else if (isRecord(input)) {
       // Scratch 3.0's first files: { name, block, shadow } (scratch-vm's test/fixtures/demo.json).
       const obscured = input.shadow !== input.block ? inputValue(input.shadow) : null;
+      inputs ??= [];
       inputs.push({ name, value: inputValue(input.block), obscured });
     } else throw bad(target, `input ${name} of block ${JSON.stringify(block)} is not an array`, block);
   }
-  return inputs;
+  return inputs ?? NO_INPUTS;
 }
 
 function inputValue(value: unknown): InputValue {
@@ -165,18 +177,21 @@ function inputValue(value: unknown): InputValue {
   return null;
 }
 
-function readFields(stored: unknown): Record<string, BlockField> {
-  const fields: Record<string, BlockField> = {};
-  if (!isRecord(stored)) return fields;
+function readFields(stored: unknown): Readonly<Record<string, BlockField>> {
+  if (!isRecord(stored)) return NO_FIELDS;
+  let fields: Record<string, BlockField> | undefined;
   for (const name in stored) {
     const field = stored[name];
-    if (Array.isArray(field))
+    if (Array.isArray(field)) {
+      fields ??= {};
       fields[name] = { value: scalarField(field[0]), id: typeof field[1] === 'string' ? field[1] : null };
-    // Scratch 3.0's first files stored fields as objects ({ name, value, id }).
-    else if (isRecord(field))
+    } else if (isRecord(field)) {
+      // Scratch 3.0's first files stored fields as objects ({ name, value, id }).
+      fields ??= {};
       fields[name] = { value: scalarField(field.value), id: typeof field.id === 'string' ? field.id : null };
+    }
   }
-  return fields;
+  return fields ?? NO_FIELDS;
 }
 
 function scalarField(value: unknown): string | number | boolean | null {

@@ -71,13 +71,21 @@ function gather(targets: readonly unknown[]): Facts {
   let mouse = false;
   for (const target of targets) {
     if (!isRecord(target) || !isRecord(target.blocks)) continue;
-    for (const block of Object.values(target.blocks)) {
+    // for…in, not Object.values and Object.entries: no arrays made for each target and block.
+    const stored = target.blocks;
+    for (const id in stored) {
+      const block = stored[id];
       if (!isRecord(block)) continue;
-      if ('opcode' in block) counts.set(String(block.opcode), (counts.get(String(block.opcode)) ?? 0) + 1);
+      if ('opcode' in block) {
+        const opcode = String(block.opcode);
+        counts.set(opcode, (counts.get(opcode) ?? 0) + 1);
+      }
       if ('next' in block && block.next !== null) chained = true;
       if ('parent' in block && block.parent === null) roots++;
-      if (!isRecord(block.fields)) continue;
-      for (const [name, value] of Object.entries(block.fields)) {
+      const blockFields = block.fields;
+      if (!isRecord(blockFields)) continue;
+      for (const name in blockFields) {
+        const value = blockFields[name];
         if (!Array.isArray(value)) continue;
         fieldValues(fields, name, value);
         if ((name === 'TO' || name === 'TOUCHINGOBJECTMENU') && value[0] === '_mouse_') mouse = true;

@@ -113,7 +113,11 @@ function readTarget(stored: Record<string, unknown>, name: string, maxDepth: num
   for (const block of blocks.values()) {
     if (block.topLevel) scripts.push(walkScript(name, block, blocks, seen, maxDepth));
   }
-  const orphans = [...blocks.values()].filter((block) => !seen.has(block.id) && !block.shadow);
+  const orphans: Block[] = [];
+  // Every block a script reached is in `seen`: when all of them are, there is nothing to look for.
+  if (seen.size < blocks.size) {
+    for (const block of blocks.values()) if (!seen.has(block.id) && !block.shadow) orphans.push(block);
+  }
   return {
     name,
     isStage: stored.isStage === true,

@@ -105,8 +105,7 @@ function walk(
       );
     }
     let from: string | null = null;
-    for (let id: string | null = task.start; id !== null; id = blocks.get(id)!.next) {
-      const block = blocks.get(id);
+    for (let id: string | null = task.start, block = blocks.get(id); id !== null; ) {
       if (!block) {
         throw new AnalysisError(
           'missing-block',
@@ -127,7 +126,8 @@ function walk(
       result.blocks.push(block);
       if (!block.shadow) result.blockCount++;
       if (task.nesting > result.nesting) result.nesting = task.nesting;
-      const inputs: ScriptInput[] = [];
+      // Counting allocates nothing per block but the tasks of its inputs' blocks.
+      const inputs: ScriptInput[] | null = build ? [] : null;
       for (const input of block.inputs) {
         const value: ScriptNode[] | null = build ? [] : null;
         const obscured: ScriptNode[] | null = build ? [] : null;
@@ -136,13 +136,15 @@ function walk(
           tasks.push({ start: input.value.block, out: value, depth: task.depth + 1, nesting: inner });
         if (input.obscured && 'block' in input.obscured)
           tasks.push({ start: input.obscured.block, out: obscured, depth: task.depth + 1, nesting: inner });
-        if (value && obscured) {
+        if (inputs && value && obscured) {
           const primitive = input.value && 'primitive' in input.value ? input.value.primitive : null;
           inputs.push({ name: input.name, value, obscured, primitive });
         }
       }
-      task.out?.push({ block, inputs });
+      if (inputs) task.out?.push({ block, inputs });
       from = id;
+      id = block.next;
+      block = id === null ? undefined : blocks.get(id);
     }
   }
   return result;

@@ -5,10 +5,11 @@
  * 2021; its catalogue names in quotes) and Dr. Scratch's bad-smell plugins (`drscratchv3`,
  * `app/deadCode.py`, `duplicateScripts.py`, `spriteNaming.py`, `backdropNaming.py`).
  */
+import type { Block } from './blocks.js';
 import type { Procedures } from './procedures.js';
 import type { ProjectModel } from './project-model.js';
 import type { References } from './references.js';
-import type { Script, ScriptNode } from './scripts.js';
+import type { Script } from './scripts.js';
 
 /** Where a smell is: a target and, for code, a script's top block or a declaration's id. */
 export interface SmellSite {
@@ -66,6 +67,7 @@ export function findSmells(
   // Scripts that could repeat another: as many blocks, the same top block. Only these are
   // written out as text to compare (most scripts have no such twin).
   const candidates = new Map<string, Script[]>();
+  const blocksOf = new Map<Script, ReadonlyMap<string, Block>>();
   for (const target of model.targets) {
     for (const script of target.scripts) {
       if (!script.hat && script.blockCount > 0) deadCode.push(site(target.name, script));
@@ -74,6 +76,7 @@ export function findSmells(
         const group = candidates.get(key) ?? [];
         candidates.set(key, group);
         group.push(script);
+        blocksOf.set(script, target.blocks);
       }
     }
     for (const orphan of target.orphans) {
@@ -84,7 +87,7 @@ export function findSmells(
   for (const group of candidates.values()) {
     const shapes = new Set<string>();
     for (const script of group.length > 1 ? group : []) {
-      const shape = shapeOf(script);
+      const shape = shapeOf(script, blocksOf.get(script)!);
       if (shapes.has(shape)) duplicated.add(script);
       else shapes.add(shape);
     }
@@ -128,22 +131,35 @@ export function findSmells(
   };
 }
 
-/** A script's blocks as text: opcodes in walk order with their fields, nesting marked, ids left out. */
-function shapeOf(script: Script): string {
+/**
+ * A script's blocks as text: opcodes in walk order with their fields, nesting marked, ids left out.
+ * Read from the blocks themselves, not from `script.stack`, so that no tree is built and kept; the
+ * first walk checked the links (no cycle, no missing block, the depth bounded), and this one meets
+ * the same blocks, each once, with an explicit stack.
+ */
+function shapeOf(script: Script, blocks: ReadonlyMap<string, Block>): string {
   const parts: string[] = [];
-  const pending: (ScriptNode | string)[] = [...script.stack].reverse();
+  // A block stands for itself and the blocks `next` links chain under it; a string is written as is.
+  const pending: (Block | string)[] = [script.top];
   for (let item = pending.pop(); item !== undefined; item = pending.pop()) {
     if (typeof item === 'string') {
       parts.push(item);
       continue;
     }
-    const fields = Object.entries(item.block.fields).map(([name, field]) => `${name}=${String(field.value)}`);
-    parts.push(`${item.block.opcode}(${fields.join(',')}`);
+    let head = `${item.opcode}(`;
+    let first = true;
+    for (const name in item.fields) {
+      head += `${first ? '' : ','}${name}=${String(item.fields[name]!.value)}`;
+      first = false;
+    }
+    parts.push(head);
+    if (item.next !== null) pending.push(blocks.get(item.next)!);
     pending.push(')');
-    for (const input of [...item.inputs].reverse()) {
+    for (let i = item.inputs.length - 1; i >= 0; i--) {
+      const { name, value } = item.inputs[i]!;
       pending.push(']');
-      for (const node of [...input.value].reverse()) pending.push(node);
-      pending.push(`${input.name}[${input.primitive ? JSON.stringify(input.primitive.value) : ''}`);
+      if (value && 'block' in value) pending.push(blocks.get(value.block)!);
+      pending.push(`${name}[${value && 'primitive' in value ? JSON.stringify(value.primitive.value) : ''}`);
     }
   }
   return parts.join(' ');

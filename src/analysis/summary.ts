@@ -54,7 +54,10 @@ export function summarize(json: { targets: readonly unknown[]; extensions?: unkn
     comments += count(target.comments);
     costumes += Array.isArray(target.costumes) ? target.costumes.length : 0;
     sounds += Array.isArray(target.sounds) ? target.sounds.length : 0;
-    for (const block of Object.values(isRecord(target.blocks) ? target.blocks : {})) {
+    // for…in, not Object.values: no array of a target's blocks.
+    const stored = isRecord(target.blocks) ? target.blocks : {};
+    for (const id in stored) {
+      const block = stored[id];
       if (isRecord(block) && block.topLevel) scripts++;
       let opcode = opcodeOf(block);
       if (SETTERS.has(opcode) && isRecord(block) && isRecord(block.fields)) {
