@@ -330,9 +330,15 @@ function importAssignment(js: string, statement: Node & { specifiers: Specifier[
  * `import(x)` → tslab's `require` with its interop, a promise as `import()` answers; and a call of
  * a plain name `f(…)` → `(0, f)(…)` (a tag too): a name found in the cells' scope (a `with`
  * object) would be called with that object as its `this`, where TypeScript and Node call it with
- * none. `eval(…)` stays a direct eval.
+ * none. `eval(…)` stays a direct eval. A call that starts a statement of a list (`starts`) gets a
+ * `;` first: the statement before it may end without one, and a `(` would call its value
+ * (`a()\nf()` must not become `a()\n(0, f)()`).
  */
-function rewriteCalls(node: Node, edits: Edit[]): void {
+function rewriteCalls(node: Node, edits: Edit[], starts: Set<number> = new Set()): void {
+  for (const list of [(node as { body?: unknown }).body, (node as { consequent?: unknown }).consequent])
+    if (Array.isArray(list))
+      for (const item of list)
+        if (isNode(item) && item.type === 'ExpressionStatement') starts.add(item.start);
   const callee =
     node.type === 'CallExpression'
       ? (node as Node & { callee: Node }).callee
@@ -340,7 +346,7 @@ function rewriteCalls(node: Node, edits: Edit[]): void {
         ? (node as Node & { tag: Node }).tag
         : null;
   if (callee?.type === 'Identifier' && (callee as Identifier).name !== 'eval') {
-    edits.push({ at: callee.start, remove: 0, insert: '(0, ' });
+    edits.push({ at: callee.start, remove: 0, insert: starts.has(callee.start) ? ';(0, ' : '(0, ' });
     edits.push({ at: callee.end, remove: 0, insert: ')' });
   }
   if (node.type === 'ImportExpression') {
@@ -355,8 +361,8 @@ function rewriteCalls(node: Node, edits: Edit[]): void {
   for (const [field, value] of Object.entries(node)) {
     if (field === 'type' || field === 'start' || field === 'end') continue;
     if (Array.isArray(value)) {
-      for (const item of value) if (isNode(item)) rewriteCalls(item, edits);
-    } else if (isNode(value)) rewriteCalls(value, edits);
+      for (const item of value) if (isNode(item)) rewriteCalls(item, edits, starts);
+    } else if (isNode(value)) rewriteCalls(value, edits, starts);
   }
 }
 
@@ -541,7 +547,9 @@ export function scriptOf(js: string, scope: string = SCOPE_KEY, origin: Origin =
         break;
       }
     }
-    if (statement.type !== 'ImportDeclaration') rewriteCalls(statement, edits);
+    // The last statement's capture comes first at its place: no `;` there.
+    if (statement.type !== 'ImportDeclaration')
+      rewriteCalls(statement, edits, new Set(original === last && capture ? [] : [statement.start]));
   }
 
   let lastExpressionVar: string | undefined;

@@ -320,6 +320,19 @@ export const DIFFERENTIAL_SESSIONS: readonly DiffSession[] = [
     ],
   },
   {
+    // Plain JavaScript cells skip oxc (which prints semicolons): the kernel's own rewrites must
+    // not join a line to the one before it.
+    name: 'statements without semicolons',
+    cells: [
+      'let semi = 1\nfunction double(n) { return n * 2 }\ndouble(semi)',
+      'const pair = [1, 2]\ndouble(pair.length)\nString(semi)\nMath.max(semi, 5)',
+      'function noSemis() {\n  const q = double(2)\n  double(q)\n  return double(q)\n}\nnoSemis()',
+      "'use strict'\nconst tag = (s) => s.raw.join('|')\ntag`a${1}b`",
+      'let picked = 0\nswitch (picked) { case 0: double(1)\n  picked = double(2)\n}\npicked',
+      'semi = double(semi)\ndouble(semi)\n[semi, pair]',
+    ],
+  },
+  {
     name: 'a cell that declares names and fails last',
     cells: [
       'const before = 1;\nbefore',
