@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError, type PageProgress } from '../../src/index.js';
+import { waitFor } from '../cloud/support.js';
 import { useSandbox } from '../support/sandbox.js';
 
 const ctx = useSandbox();
@@ -93,6 +94,22 @@ describe('paging', () => {
     let seen = 0;
     for await (const _ of session.users.followers(name)) if (++seen === 3) break;
     expect(seen).toBe(3);
+  });
+
+  it('a walk reads ahead: while the reader holds its first row, the next pages are already asked for', async () => {
+    const session = ctx.anonymous();
+    const name = ctx.sandbox.samples.popularUser;
+    const before = ctx.sandbox.traffic.requests;
+    const walk = session.users.followers(name, { prefetch: 3 })[Symbol.asyncIterator]();
+    const first = await walk.next();
+    expect(first.done).toBe(false);
+    // The reader is not pulling: only requests made ahead of it can reach the sandbox now, and
+    // a walk keeps `prefetch` of them in flight (a walk without read-ahead would stay at 1).
+    await waitFor(() => ctx.sandbox.traffic.requests - before === 3, 'three pages asked for at once');
+    // Still three: the walk asks for the fourth only once the reader takes the second page.
+    for (let row = 1; row < 40; row++) expect((await walk.next()).done).toBe(false);
+    expect(ctx.sandbox.traffic.requests - before).toBe(3);
+    await walk.return?.();
   });
 
   it('page options are checked', () => {
