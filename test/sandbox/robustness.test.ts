@@ -1,4 +1,3 @@
-import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { connect, type Socket } from 'node:net';
 import { fetch } from 'undici';
@@ -9,7 +8,7 @@ import { json } from '../../src/sandbox/http-utils.js';
 import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
 import { Router } from '../../src/sandbox/router.js';
 import { createSandboxServer } from '../../src/sandbox/server.js';
-import { waitFor } from '../cloud/support.js';
+import { connectionsOf, waitFor } from '../cloud/support.js';
 import { Client, loggedIn, raw, rawUntilServerCloses } from './helpers.js';
 
 /** `promise`, or a failure if it has not settled within `ms` (a bound, not a measure). */
@@ -28,13 +27,6 @@ beforeAll(async () => {
   anon = new Client(sandbox.url);
 });
 afterAll(() => sandbox.close());
-
-/** How many connections a server holds. */
-function connectionsOf(server: Server): Promise<number> {
-  return new Promise((resolve, reject) =>
-    server.getConnections((error, count) => (error ? reject(error) : resolve(count))),
-  );
-}
 
 /** Sends a WebSocket upgrade request for `path`, then resets the connection at once. */
 function resetAfterUpgrade(port: number, path: string): Promise<void> {
