@@ -174,13 +174,24 @@ it('two start() calls at once are one start: after stop() the log is read no mor
     return logs(options);
   }) as typeof cloud.logs;
   await Promise.all([recorder.start(), recorder.start()]);
-  await new Promise((resolve) => setTimeout(resolve, 500));
+  await waitUntil(async () => reads >= 2);
   await recorder.stop();
   const atStop = reads;
-  await new Promise((resolve) => setTimeout(resolve, 500));
+  // A recorder of the same project at the same interval, started after the stop: by its third
+  // read, a loop left running would have read again too.
+  const witness = session.cloud(ctx.sandbox.cloudProjectId);
+  const witnessLogs = witness.logs.bind(witness);
+  let witnessReads = 0;
+  witness.logs = ((options) => {
+    witnessReads++;
+    return witnessLogs(options);
+  }) as typeof witness.logs;
+  const other = await store.recordCloud(witness, { interval: 0.1 });
+  await waitUntil(async () => witnessReads >= 3);
+  await other.stop();
   expect(reads).toBe(atStop);
   expect(await store.close()).toBe(0);
-  await cloud.disconnect();
+  await Promise.all([cloud.disconnect(), witness.disconnect()]);
 });
 
 it('a store closed while a recorder starts stops that recorder once it has started', async () => {
