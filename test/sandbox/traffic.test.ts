@@ -82,7 +82,10 @@ describe('rateLimit', () => {
     );
     await expect(
       startSandbox({ rateLimit: { perSecond: 5, retryAfter: 'Thu, 01 Jan 2026 00:00:00 GMT\r\nX: 1' } }),
-    ).rejects.toThrow(RangeError);
+    ).rejects.toThrow(/got "Thu, 01 Jan 2026 00:00:00 GMT\\r\\nX: 1"$/);
+    await expect(
+      startSandbox({ rateLimit: { perSecond: 5, retryAfter: '9'.repeat(1_000_000) } }),
+    ).rejects.toThrow(/printable ASCII characters \(a header's text\), got 1000000 characters$/);
     await expect(startSandbox({ rateLimit: { perSecond: 5, retryAfter: {} as never } })).rejects.toThrow(
       TypeError,
     );

@@ -163,7 +163,7 @@ export function resolveSandboxRateLimit(value: unknown): Required<SandboxRateLim
   } else if (typeof retryAfter === 'string') {
     if (!/^[\x20-\x7e]{1,64}$/.test(retryAfter)) {
       throw new RangeError(
-        `options.rateLimit.retryAfter must be 1 to 64 printable ASCII characters (a header's text), got ${JSON.stringify(retryAfter.slice(0, 64))}`,
+        `options.rateLimit.retryAfter must be 1 to 64 printable ASCII characters (a header's text), got ${retryAfter.length > 64 ? `${retryAfter.length} characters` : JSON.stringify(retryAfter)}`,
       );
     }
   } else if (typeof retryAfter !== 'boolean') {
