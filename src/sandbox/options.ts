@@ -41,7 +41,8 @@ export interface SandboxOptions {
   /**
    * The platform's HTTP rate limit, per client address: requests a second (a burst of one
    * second's worth), or `{ perSecond, burst, retryAfter }`. Past it the answer is 429, with a
-   * `Retry-After` unless `retryAfter: false`. Default: no limit.
+   * `Retry-After` (whole seconds, or the text `retryAfter` gives) unless `retryAfter: false`.
+   * Default: no limit.
    */
   rateLimit?: number | SandboxRateLimit | false;
   /**

@@ -184,7 +184,8 @@ describe('messages', () => {
       handled.push(m);
       void stopping.stop();
     });
-    await stopping.start().catch(() => undefined);
+    // Stopped during its first poll: start() says so (it swallowed any failure before).
+    await expect(stopping.start()).rejects.toThrow(/^MessageEvents was stopped before it was ready$/);
     expect(handled).toHaveLength(1);
     expect(stopping.lastSeenId).toBe(handled[0]!.id);
 

@@ -168,6 +168,35 @@ describe('429s', () => {
     expect(budget.perSecond).toBeLessThan(10);
   });
 
+  it('a refusal never takes the rate below one request every 5 s (0.35 a second halves to 0.2, not 0.175)', async () => {
+    // The sandbox passes one request in 100 s: another session spends it, so this session's
+    // first request is refused.
+    const sandbox = await sandboxWith({ rateLimit: { perSecond: 0.01, burst: 1, retryAfter: 0 } });
+    await sessionOn(sandbox).users.get(sandbox.samples.demoUser);
+    const session = sessionOn(sandbox, { rateLimit: 0.35, retries: 0 });
+    const error = await caught(session.users.get(sandbox.samples.demoUser));
+    expect(error).toMatchObject({ status: 429 });
+    const budget = session.http.budgetFor(sandbox.hosts.api);
+    expect(budget.refusals).toBe(1);
+    expect(budget.perSecond).toBe(0.2);
+  });
+
+  it('a Retry-After date already past (a clock behind ours) or below 0 is a wait of 0, never a negative one', async () => {
+    for (const retryAfter of ['Thu, 01 Jan 2026 00:00:00 GMT', '-5']) {
+      const sandbox = await sandboxWith({ rateLimit: { perSecond: 0.01, burst: 1, retryAfter } });
+      await sessionOn(sandbox).users.get(sandbox.samples.demoUser);
+      const session = sessionOn(sandbox, { retries: 0 });
+      const heard: number[] = [];
+      session.http.watchRateLimits(({ resumeInMs }) => heard.push(resumeInMs));
+      const error = await caught(session.users.get(sandbox.samples.demoUser));
+      expect(error).toMatchObject({ status: 429 });
+      expect(error.reason).toBe(
+        "rate-limited: still refused after 1 tries (rate limit exceeded: at most 0.01 requests a second); lower the session's rateLimit",
+      );
+      expect({ retryAfter, heard }).toEqual({ retryAfter, heard: [0] });
+    }
+  });
+
   it('with the budget off a walk draws 429s, and still completes by waiting each one out', async () => {
     const sandbox = await sandboxWith({ rateLimit: PLATFORM_LIMIT });
     const session = sessionOn(sandbox, { rateLimit: Number.POSITIVE_INFINITY });

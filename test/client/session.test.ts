@@ -165,7 +165,30 @@ describe('general reads', () => {
   it('health, news and featured', async () => {
     const session = ctx.anonymous();
     const health = await session.health();
-    expect(typeof health).toBe('object');
+    const pool = {
+      ssl: false,
+      destroyed: false,
+      min: 0,
+      max: 10,
+      numUsed: 0,
+      numFree: 1,
+      pendingAcquires: 0,
+      pendingCreates: 0,
+    };
+    const database = { primary: pool, replica: pool };
+    expect(health).toEqual({
+      version: ' scratchlab-sandbox',
+      uptime: expect.any(Number),
+      load: [expect.any(Number), expect.any(Number), expect.any(Number)],
+      sql: {
+        main: database,
+        project_comments: database,
+        gallery_comments: database,
+        userprofile_comments: database,
+      },
+      timestamp: expect.any(Number),
+      cache: { connected: true, ready: true },
+    });
     const news = await session.news();
     expect(news.length).toBeGreaterThanOrEqual(5);
     // Ids beyond 2^53 arrive as strings of their exact digits, smaller ones as numbers.

@@ -133,7 +133,12 @@ describe('a set that crosses a server-initiated close', () => {
     receiver.on('set', (e) => seen.push(`${e.name}=${e.value}`));
     await sender.setVar('seen', 1);
     await waitFor(() => seen.includes('seen=1'), 'the receiver to get it');
-    await new Promise((resolve) => setTimeout(resolve, 50)); // the pong is back
+    // The pong is back: the server answered the ping that followed the set before it read a set
+    // the receiver sends once it has the value, and the sender hears that one after the pong.
+    const heard: string[] = [];
+    sender.on('set', (e) => heard.push(`${e.name}=${e.value}`));
+    await receiver.setVar('ack', 1);
+    await waitFor(() => heard.includes('ack=1'), 'the sender to hear a later set');
     const reconnected = new Promise<void>((resolve) => sender.once('connect', () => resolve()));
     await first.close();
     harnesses.splice(harnesses.indexOf(first), 1);

@@ -31,6 +31,13 @@ export async function waitFor<T>(
   }
 }
 
+/** How many connections a server holds now (upgraded sockets included, until they close). */
+export function connectionsOf(server: Server): Promise<number> {
+  return new Promise((resolve, reject) =>
+    server.getConnections((error, count) => (error ? reject(error) : resolve(count))),
+  );
+}
+
 /** A User-Agent the alternate endpoint accepts. */
 export const BOT_AGENT = 'scratchlab-tests/1.0 (Purpose: tests; Contact: @tester)';
 

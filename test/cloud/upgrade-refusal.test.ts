@@ -7,7 +7,7 @@ import net from 'node:net';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { Cloud } from '../../src/cloud/index.js';
 import { useSandbox } from '../support/sandbox.js';
-import { HARNESS_PROJECT, startHarness } from './support.js';
+import { connectionsOf, HARNESS_PROJECT, startHarness, waitFor } from './support.js';
 
 const ctx = useSandbox();
 const KEY = 'dGhlIHNhbXBsZSBub25jZQ==';
@@ -81,11 +81,16 @@ describe('refused upgrades and resetting peers', () => {
     it(`survives hundreds of peers that reset right after an upgrade to an unknown path (${where})`, async () => {
       const harness = where === 'the sandbox' ? null : await startHarness();
       const port = harness?.port ?? ctx.sandbox.port;
+      const server = harness?.server ?? ctx.sandbox.server;
+      const before = await connectionsOf(server);
+      // Every 50 peers, and at the end, the server has seen each reset through (its connections
+      // are back to what they were): any error a reset raised has been raised by then.
+      const drained = () => waitFor(async () => (await connectionsOf(server)) <= before, 'the resets to end');
       for (let i = 0; i < 300; i++) {
         await sendAndReset(port, upgrade('/not-cloud'));
-        if (i % 50 === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+        if (i % 50 === 0) await drained();
       }
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      await drained();
       expect(uncaught).toEqual([]);
       // Still serving: HTTP, and a cloud connection.
       const logsHost = harness?.logsHost ?? ctx.sandbox.hosts.cloudHttp;
@@ -117,8 +122,10 @@ describe('refused upgrades and resetting peers', () => {
       code: 'ServiceUnavailable',
       message: 'the cloud server is shutting down',
     });
+    const before = await connectionsOf(harness.server);
     for (let i = 0; i < 100; i++) await sendAndReset(harness.port, upgrade('/clouddata'));
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // Only the silent peer is left once the server has seen every reset through.
+    await waitFor(async () => (await connectionsOf(harness.server)) <= before, 'the resets to end');
     expect(uncaught).toEqual([]);
     silent.destroy();
     await closing;

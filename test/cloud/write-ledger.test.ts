@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { WriteLedger } from '../../src/cloud/write-ledger.js';
+import { waitFor } from './support.js';
 
 /** A ledger on a manual clock whose probes are answered by hand. */
 function ledger(options: { canProbe?: boolean; maxEntries?: number; minProbeGapMs?: number } = {}) {
@@ -65,8 +66,7 @@ describe('WriteLedger', () => {
     book.written('c', '3');
     expect(answers).toHaveLength(1); // the next probe waits for the gap
     advance(20);
-    await new Promise((resolve) => setTimeout(resolve, 40));
-    expect(answers).toHaveLength(2);
+    await waitFor(() => answers.length === 2, 'the probe after the gap');
     answers[1]!();
     expect(book.size).toBe(0);
   });

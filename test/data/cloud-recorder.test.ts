@@ -175,20 +175,21 @@ it('two start() calls at once are one start: after stop() the log is read no mor
   const store = await openStore(join(dir, 'twice.duckdb'));
   const recorder = await store.recordCloud(cloud, { interval: 0.1 });
   await recorder.stop();
-  const logs = cloud.logs.bind(cloud);
-  let reads = 0;
-  cloud.logs = ((options) => {
-    reads++;
-    return logs(options);
-  }) as typeof cloud.logs;
+  const reads = countReads(cloud);
   await Promise.all([recorder.start(), recorder.start()]);
-  await new Promise((resolve) => setTimeout(resolve, 500));
+  await waitUntil(async () => reads.count >= 2);
   await recorder.stop();
-  const atStop = reads;
-  await new Promise((resolve) => setTimeout(resolve, 500));
-  expect(reads).toBe(atStop);
+  const atStop = reads.count;
+  // A recorder of the same project at the same interval, started after the stop: by its third
+  // read, a loop left running would have read again too.
+  const witness = session.cloud(ctx.sandbox.cloudProjectId);
+  const witnessReads = countReads(witness);
+  const other = await store.recordCloud(witness, { interval: 0.1 });
+  await waitUntil(async () => witnessReads.count >= 3);
+  await other.stop();
+  expect(reads.count).toBe(atStop);
   expect(await store.close()).toBe(0);
-  await cloud.disconnect();
+  await Promise.all([cloud.disconnect(), witness.disconnect()]);
 });
 
 it('a store closed while a recorder starts stops that recorder once it has started', async () => {
@@ -264,6 +265,17 @@ it("the README's recorder example ends by itself: stop() closed the recorder's c
     rmSync(temp, { recursive: true, force: true });
   }
 });
+
+/** Counts the reads of a cloud's log from now on (the real `logs`, called through). */
+function countReads(cloud: Cloud): { count: number } {
+  const logs = cloud.logs.bind(cloud);
+  const reads = { count: 0 };
+  cloud.logs = ((options) => {
+    reads.count++;
+    return logs(options);
+  }) as typeof cloud.logs;
+  return reads;
+}
 
 /** Waits until an async check holds (a safety bound, not an assertion). */
 async function waitUntil(check: () => Promise<boolean>, limitMs = 20_000): Promise<void> {

@@ -217,12 +217,12 @@ describe('lossless mode', () => {
   });
 });
 
-describe('speed', () => {
-  it('encodes and decodes a megabyte well under a second', () => {
+describe('a megabyte', () => {
+  // Its speed is measured by `npm run bench` (requests, part c), not here.
+  it('encodes to two digits a character and decodes back', () => {
     const text = 'The quick brown fox jumps over the lazy dog, 1234567890! '.repeat(18_000);
-    const start = performance.now();
     const digits = encode(text);
+    expect(digits.length).toBe(text.length * 2);
     expect(decode(digits)).toBe(text);
-    expect(performance.now() - start).toBeLessThan(1_000);
   });
 });

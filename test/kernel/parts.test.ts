@@ -33,6 +33,7 @@ import { type DisplayMessage, jupyter, tslabTypeScript } from '../../kernel/tsla
 import * as sdk from '../../src/index.js';
 import { logsChartSpec, VEGA_LITE_MIME } from '../../src/presentation/index.js';
 import { SessionTable } from '../../src/sandbox/state/sessions.js';
+import { waitFor } from '../cloud/support.js';
 import { bigLog, project, user } from '../presentation/records.js';
 import { testRunner } from './runner.js';
 import { SESSION_ID, X_TOKEN } from './secrets.js';
@@ -163,12 +164,16 @@ async function withRunner(work: (runner: CellRunner) => Promise<void>): Promise<
 describe('cell runner', () => {
   it('runs a background preload after the cell that is executing, keeping the declarations of both', async () => {
     await withRunner(async (runner) => {
+      // The cell awaits until the test lets it go: it hands out its release once it is awaiting.
+      const handle = globalThis as { letCellGo?: () => void };
       const slow = runner.run(
-        'const fromCell = 40;\nawait new Promise((r) => setTimeout(r, 300));\nfromCell',
+        'const fromCell = 40;\nawait new Promise((r) => { globalThis.letCellGo = r; });\nfromCell',
         1,
       );
-      await new Promise((resolve) => setTimeout(resolve, 50)); // the cell is awaiting now
+      await waitFor(() => handle.letCellGo, 'the cell to be awaiting');
       const preloaded = runner.preload('const fromPreload = 2;');
+      handle.letCellGo!();
+      delete handle.letCellGo;
       expect(await slow).toEqual({ status: 'ok', result: { 'text/plain': '40' } });
       expect(await preloaded).toEqual([]);
       expect(await runner.run('fromCell + fromPreload', 2)).toEqual({

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { isRecordOfKind, recordKind } from '../../src/presentation/index.js';
+import { useSandbox } from '../support/sandbox.js';
 import { comment, logEntry, project, studio, studioProject, user } from './records.js';
 
 describe('recordKind', () => {
@@ -48,5 +49,29 @@ describe('recordKind', () => {
     expect(isRecordOfKind(x, 'studio')).toBe(true);
     expect(isRecordOfKind(x, 'project')).toBe(false);
     expect(isRecordOfKind([x], 'studio')).toBe(false);
+  });
+});
+
+describe('recordKind on the records the client reads from the sandbox', () => {
+  const ctx = useSandbox();
+
+  it('knows each, and takes none that lacks its history (the dates its table shows) for that kind', async () => {
+    const session = ctx.anonymous();
+    const { samples } = ctx.sandbox;
+    const records = {
+      user: await session.users.get(samples.demoUser),
+      project: await session.projects.get(samples.assetHeavyProject),
+      projectRow: (await session.users.projects(samples.demoUser, { limit: 1 }))[0]!,
+      studio: await session.studios.get(samples.studio),
+    };
+    expect(recordKind(records.user)).toBe('user');
+    expect(recordKind(records.project)).toBe('project');
+    expect(recordKind(records.projectRow)).toBe('project');
+    expect(recordKind(records.studio)).toBe('studio');
+    for (const [name, record] of Object.entries(records)) {
+      const { history, ...rest } = record;
+      expect({ name, history: typeof history }).toEqual({ name, history: 'object' });
+      expect({ name, kind: recordKind(rest) }).toEqual({ name, kind: null });
+    }
   });
 });

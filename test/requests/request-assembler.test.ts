@@ -1,7 +1,17 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { parseRequestValue, RequestAssembler, RequesterLookup } from '../../src/cloud/requests/index.js';
 
 const piece = (value: string) => parseRequestValue(value)!;
+
+/** Whether a promise has settled yet (after the microtasks already queued). */
+async function settled(promise: Promise<unknown>): Promise<boolean> {
+  const pending = Symbol('pending');
+  return (await Promise.race([promise, Promise.resolve(pending)])) !== pending;
+}
+
+afterEach(() => {
+  vi.useRealTimers();
+});
 
 describe('RequestAssembler', () => {
   it('completes a short request at once and ignores it when it comes again', () => {
@@ -135,11 +145,16 @@ describe('RequesterLookup', () => {
       },
       { intervalMs: 10, timeoutMs: 300 },
     );
-    const started = performance.now();
-    expect(await lookup.find('TO_HOST', '11.40')).toBe('late');
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const late = lookup.find('TO_HOST', '11.40');
+    await vi.advanceTimersByTimeAsync(20);
+    expect(await late).toBe('late');
     expect(reads).toBe(3);
-    expect(await lookup.find('TO_HOST', '99.90')).toBeNull();
-    expect(performance.now() - started).toBeLessThan(1000);
+    const missing = lookup.find('TO_HOST', '99.90');
+    await vi.advanceTimersByTimeAsync(299);
+    expect(await settled(missing)).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(await missing).toBeNull();
     expect(lookup.pending).toBe(0);
   });
 
@@ -171,10 +186,13 @@ describe('RequesterLookup', () => {
   });
 
   it('waits no longer than a shorter limit given to find()', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     const lookup = new RequesterLookup(async () => [], { intervalMs: 10, timeoutMs: 10_000 });
-    const started = performance.now();
-    expect(await lookup.find('TO_HOST', '1.10', 40)).toBeNull();
-    expect(performance.now() - started).toBeLessThan(1000);
+    const found = lookup.find('TO_HOST', '1.10', 40);
+    await vi.advanceTimersByTimeAsync(39);
+    expect(await settled(found)).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(await found).toBeNull();
   });
 
   it('cancel() answers every lookup null at once', async () => {

@@ -108,6 +108,18 @@ export async function loggedIn(sandbox: Sandbox, index = 0): Promise<Client> {
  * back before it closed (or before `timeoutMs` of silence, when the socket is dropped).
  */
 export function raw(port: number, bytes: string, timeoutMs = 3_000): Promise<string> {
+  return exchange(port, bytes, timeoutMs, false);
+}
+
+/**
+ * As {@link raw}, but the server must close the connection itself: `timeoutMs` of silence first
+ * fails (a bound, not a measure).
+ */
+export function rawUntilServerCloses(port: number, bytes: string, timeoutMs = 15_000): Promise<string> {
+  return exchange(port, bytes, timeoutMs, true);
+}
+
+function exchange(port: number, bytes: string, timeoutMs: number, serverMustClose: boolean): Promise<string> {
   return new Promise((resolve, reject) => {
     const socket: Socket = connect(port, '127.0.0.1', () => socket.write(bytes));
     let out = '';
@@ -116,6 +128,9 @@ export function raw(port: number, bytes: string, timeoutMs = 3_000): Promise<str
     });
     socket.on('close', () => resolve(out));
     socket.on('error', reject);
-    socket.setTimeout(timeoutMs, () => socket.destroy());
+    socket.setTimeout(timeoutMs, () => {
+      if (serverMustClose) reject(new Error(`the server kept the connection open past ${timeoutMs} ms`));
+      socket.destroy();
+    });
   });
 }

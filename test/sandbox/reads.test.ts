@@ -158,7 +158,7 @@ describe('projects', () => {
     // By cookie, and by X-Token alone.
     const mine = (await owner.get(`/api/projects/${id}`)).body as Project;
     expect(mine).toMatchObject({ id, public: false, is_published: false, history: { shared: null } });
-    expect(mine.project_token).toBeDefined();
+    expect(mine.project_token).toMatch(/^\d+_[0-9a-f]{128}$/);
     const byToken = await new Client(sandbox.url).get(`/api/projects/${id}`, {
       headers: { 'x-token': owner.token! },
     });

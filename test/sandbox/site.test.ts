@@ -187,7 +187,9 @@ describe('session and logout', () => {
       headers: form,
     });
     expect(refused.status).toBe(403);
-    expect(((await client.get('/session/')).body as SessionInfo).user).toBeDefined();
+    expect(((await client.get('/session/')).body as SessionInfo).user!.username).toBe(
+      sandbox.samples.demoUser,
+    );
 
     const out = await client.request('POST', '/accounts/logout/', {
       body: `csrfmiddlewaretoken=${csrf}`,

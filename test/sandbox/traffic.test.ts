@@ -56,9 +56,14 @@ describe('rateLimit', () => {
     expect(sandbox.traffic.log()[0]).toMatchObject({ method: 'GET', path: '/api/health' });
   });
 
-  it('sends a fixed Retry-After, or none', async () => {
+  it('sends a fixed Retry-After, a given text (a date, a broken value), or none', async () => {
     const fixed = await sandboxWith({ rateLimit: { perSecond: 1, burst: 1, retryAfter: 2 } });
     expect((await burst(fixed, 2)).map((answer) => answer.retryAfter)).toEqual([null, '2']);
+    const date = 'Thu, 01 Jan 2026 00:00:00 GMT';
+    const dated = await sandboxWith({ rateLimit: { perSecond: 1, burst: 1, retryAfter: date } });
+    expect((await burst(dated, 2)).map((answer) => answer.retryAfter)).toEqual([null, date]);
+    const negative = await sandboxWith({ rateLimit: { perSecond: 1, burst: 1, retryAfter: '-5' } });
+    expect((await burst(negative, 2)).map((answer) => answer.retryAfter)).toEqual([null, '-5']);
     const none = await sandboxWith({ rateLimit: { perSecond: 1, burst: 1, retryAfter: false } });
     expect((await burst(none, 2)).map((answer) => [answer.status, answer.retryAfter])).toEqual([
       [200, null],
@@ -72,7 +77,16 @@ describe('rateLimit', () => {
       /^options\.rateLimit\.burst must be an integer/,
     );
     await expect(startSandbox({ rateLimit: { perSecond: 5, retryAfter: -1 } })).rejects.toThrow(RangeError);
-    await expect(startSandbox({ rateLimit: { perSecond: 5, retryAfter: 'yes' as never } })).rejects.toThrow(
+    await expect(startSandbox({ rateLimit: { perSecond: 5, retryAfter: '' } })).rejects.toThrow(
+      /^options\.rateLimit\.retryAfter must be 1 to 64 printable ASCII characters \(a header's text\), got ""$/,
+    );
+    await expect(
+      startSandbox({ rateLimit: { perSecond: 5, retryAfter: 'Thu, 01 Jan 2026 00:00:00 GMT\r\nX: 1' } }),
+    ).rejects.toThrow(/got "Thu, 01 Jan 2026 00:00:00 GMT\\r\\nX: 1"$/);
+    await expect(
+      startSandbox({ rateLimit: { perSecond: 5, retryAfter: '9'.repeat(1_000_000) } }),
+    ).rejects.toThrow(/printable ASCII characters \(a header's text\), got 1000000 characters$/);
+    await expect(startSandbox({ rateLimit: { perSecond: 5, retryAfter: {} as never } })).rejects.toThrow(
       TypeError,
     );
     await expect(startSandbox({ rateLimit: { perSecond: 5, per: 1 } as never })).rejects.toThrow(

@@ -18,9 +18,11 @@ export interface SandboxRateLimit {
   burst?: number;
   /**
    * The `Retry-After` of a 429: `true` (the default) the whole seconds until a request would pass,
-   * a number those seconds always, `false` none (the platform's notes do not say it sends one).
+   * a number those seconds always, a string that text as given (an HTTP date, which a front whose
+   * clock is behind the client's sends already past, or a value a broken front sends), `false` none
+   * (the platform's notes do not say it sends one).
    */
-  retryAfter?: boolean | number;
+  retryAfter?: boolean | number | string;
 }
 
 /** One request as the sandbox saw it arrive. */
@@ -158,8 +160,16 @@ export function resolveSandboxRateLimit(value: unknown): Required<SandboxRateLim
     if (!(Number.isInteger(retryAfter) && retryAfter >= 0 && retryAfter <= 86_400)) {
       throw new RangeError(`options.rateLimit.retryAfter must be whole seconds 0..86400, got ${retryAfter}`);
     }
+  } else if (typeof retryAfter === 'string') {
+    if (!/^[\x20-\x7e]{1,64}$/.test(retryAfter)) {
+      throw new RangeError(
+        `options.rateLimit.retryAfter must be 1 to 64 printable ASCII characters (a header's text), got ${retryAfter.length > 64 ? `${retryAfter.length} characters` : JSON.stringify(retryAfter)}`,
+      );
+    }
   } else if (typeof retryAfter !== 'boolean') {
-    throw new TypeError('options.rateLimit.retryAfter must be a boolean or a number of seconds');
+    throw new TypeError(
+      'options.rateLimit.retryAfter must be a boolean, a number of seconds or a header text',
+    );
   }
   return { perSecond, burst, retryAfter };
 }

@@ -1,0 +1,24 @@
+import { defineConfig } from 'vitest/config';
+
+// The tests `npm run mutation` runs against each mutant: the ones that cover the mutated modules
+// and need no kernel, REPL, browser or database server (those stay in `npm test`).
+// MUTATION_TESTS (comma-separated globs) narrows them for a run over one module.
+const only = process.env.MUTATION_TESTS?.split(',').filter(Boolean);
+
+export default defineConfig({
+  test: {
+    include: only ?? [
+      'test/client/**/*.test.ts',
+      'test/records/**/*.test.ts',
+      'test/encoding/**/*.test.ts',
+      'test/requests/**/*.test.ts',
+      'test/contract/**/*.test.ts',
+      'test/data/load*.test.ts',
+    ],
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    pool: 'forks',
+    maxWorkers: 1,
+    minWorkers: 1,
+  },
+});
