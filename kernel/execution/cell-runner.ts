@@ -39,8 +39,16 @@ type ErrorClass = abstract new (...args: never[]) => Error;
 
 /** A type check of cells in the order they run (./type-checker.ts). */
 export interface TypeCheck {
-  /** The problems of `source` (`label` names it in the log), or `null` if not known within `waitMs`. */
-  check(source: string, label: string, waitMs: number): Promise<readonly TypeProblem[] | null>;
+  /**
+   * The problems of `source` (`label` names it in the log), or `null` if not known within `waitMs`
+   * of its check's start, or at once when not `waited` for (its problems then go to the log).
+   */
+  check(
+    source: string,
+    label: string,
+    waitMs: number,
+    waited?: boolean,
+  ): Promise<readonly TypeProblem[] | null>;
   /** Whether checks answer quickly now (the first one builds the checker's program). */
   readonly warm: boolean;
   /** Answers `null` now to the checks being waited for (their problems go to the log). */
@@ -213,7 +221,7 @@ export class CellRunner {
     file: string,
     interrupted: boolean,
   ): Promise<string | null> {
-    const problems = await checker.check(code, file, interrupted ? 0 : CHECK_WAIT_MS);
+    const problems = await checker.check(code, file, CHECK_WAIT_MS, !interrupted);
     return problems && problems.length > 0 ? typeWarnings(problems, file, code) : null;
   }
 
