@@ -203,6 +203,7 @@ export async function screenshot(home: JupyterHome, file: string, size = '1200,2
 export type DriveRequest =
   | { execute: string; silent?: boolean; store_history?: boolean }
   | { interrupt_after_reply: string }
+  | { after_reply: [string, string] }
   | { inspect: string; cursor?: number }
   | { complete: string; cursor?: number }
   | { kernel_info: true }
