@@ -89,6 +89,13 @@ let sdkErrors: ReturnType<typeof errorClassesOf> = [];
 /** Closes the preloaded store (its recorders store what they received first), once it exists. */
 let closeStore = async (): Promise<number> => 0;
 
+/**
+ * The secret values the kernel knows (kept out of the history): the password in its environment,
+ * and once the session has started, its token, its credential cookies and the password it logged
+ * in with.
+ */
+let knownSecrets = (): string[] => [process.env.SCRATCH_PASSWORD ?? ''];
+
 /** Whether `plot` showed this chart in the running cell (from the helpers, once loaded). */
 let shownByPlot = (_value: unknown): boolean => false;
 
@@ -121,6 +128,13 @@ const session = new OnFirstUse(async () => {
   shownByPlot = helpers.shownByPlot;
   const workbench = await openWorkbench({ sandbox: useSandbox, env: process.env });
   siteUrl = workbench.session.siteHost;
+  const { session: signedIn, sandbox } = workbench;
+  knownSecrets = () => [
+    ...signedIn.http.secretsFor(signedIn.siteHost),
+    process.env.SCRATCH_PASSWORD ?? '',
+    // The sandbox's session logged in as its first demo account (openWorkbench).
+    sandbox?.accounts[0]?.password ?? '',
+  ];
   // Shown in kernel_info's banner, not logged: under `jupyter console` the kernel's stderr is the
   // user's terminal, where a late line would land in the middle of their input.
   banner = loginState(workbench, useSandbox);
@@ -204,6 +218,7 @@ const server = new KernelServer(handler, configPath, {
   }),
   inspect: (code, position) => inner.inspect(code, position) as QuickInfo | undefined,
   log,
+  secrets: () => knownSecrets(),
   // The live displays stop drawing, the cells' cloud connections close with a close frame, and
   // the sandbox stops (its server would keep the process alive).
   shutdown: async () => {

@@ -71,6 +71,11 @@ interface KernelBackend {
   log(line: string): void;
   /** Ends the cells' work before the kernel exits: live displays, connections, the sandbox. */
   shutdown(): Promise<void>;
+  /**
+   * The secret values the kernel knows now (its session's token and cookies, the password it
+   * logged in with): a cell that holds one is kept out of the history (./history.ts).
+   */
+  secrets(): Iterable<string>;
 }
 
 interface Header {
@@ -371,7 +376,10 @@ export class KernelServer extends TslabServerClass {
 
   /** This kernel's history, opened on first use (the file and its lock are touched only then). */
   #history(): History {
-    this.#historyStore ??= History.open(historyFile(process.env), { log: this.#backend.log });
+    this.#historyStore ??= History.open(historyFile(process.env), {
+      log: this.#backend.log,
+      secrets: () => this.#backend.secrets(),
+    });
     return this.#historyStore;
   }
 
