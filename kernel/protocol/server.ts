@@ -570,11 +570,3 @@ async function within(work: Promise<unknown>, ms: number): Promise<void> {
   await Promise.race([work, new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]);
   clearTimeout(timer);
 }
-
-/** Writes a line to the kernel's own stderr (Jupyter's log), bypassing the cells' capture. */
-export function kernelLog(): (line: string) => void {
-  const write = process.stderr.write.bind(process.stderr);
-  return (line) => {
-    write(`[scratchlab kernel] ${line}\n`);
-  };
-}
