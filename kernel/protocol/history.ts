@@ -64,7 +64,7 @@ export interface HistoryOptions {
   /**
    * The secret values the kernel knows now (its session's token and credential cookies, the
    * password it logged in with): a cell whose input or result holds one is not kept, whatever
-   * its names (`const t = session.xToken`, then `t`). Asked at each cell.
+   * its names (`const t = session.xToken`, then `t`). Asked at each cell: a short list.
    */
   secrets?: () => Iterable<string>;
 }
@@ -190,7 +190,8 @@ export class History {
   #holdsSecret(input: string, output: string | null): boolean {
     try {
       for (const secret of this.#secrets()) {
-        if (secret === '') continue;
+        // Only text counts (a `null` would match the word "null"); an empty one matches anything.
+        if (typeof secret !== 'string' || secret === '') continue;
         if (input.includes(secret) || output?.includes(secret)) return true;
       }
       return false;
