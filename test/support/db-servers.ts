@@ -8,14 +8,14 @@
  * missing).
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { accessSync, constants, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { chown, mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import mariadb from 'mariadb';
 import pg from 'pg';
-import { toolPath, toolPaths, toolRow } from './tools.js';
+import { isExecutable, toolPath, toolPaths, toolRow } from './tools.js';
 
 /** How to reach a running test server, and how to stop it. */
 export interface TestServer {
@@ -150,15 +150,6 @@ function postgresBinDir(): string {
   const bin = servers.find((dir) => toolPaths(toolRow('initdb')).includes(join(dir, 'initdb')));
   if (!bin) throw new Error(`PostgreSQL server not found (initdb, postgres): ${INSTALL_HINT} postgresql\``);
   return bin;
-}
-
-function isExecutable(path: string): boolean {
-  try {
-    accessSync(path, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 function systemUser(name: string): { uid: number; gid: number } {

@@ -109,7 +109,8 @@ export function installed(...tools: string[]): boolean {
   return true;
 }
 
-function isExecutable(path: string): boolean {
+/** Whether `path` is a file this process may execute. */
+export function isExecutable(path: string): boolean {
   try {
     accessSync(path, constants.X_OK);
     return true;
