@@ -51,6 +51,8 @@ export interface TypeCheck {
   ): Promise<readonly TypeProblem[] | null>;
   /** Whether checks answer quickly now (the first one builds the checker's program). */
   readonly warm: boolean;
+  /** Whether checks sent earlier are not answered yet (a new one waits for them). */
+  readonly busy: boolean;
   /** Answers `null` now to the checks being waited for (their problems go to the log). */
   stopWaiting(): void;
 }
@@ -202,12 +204,14 @@ export class CellRunner {
     const outcome = await this.#outcome(code, file);
     // Checked once it has run (a check beside the run would take the CPU it needs): its reply goes
     // out meanwhile and its `idle` follows the check. While the checker is cold (its first check
-    // takes up to seconds), the check comes first: `idle` could otherwise lag its reply that long.
+    // takes up to seconds) or busy with earlier checks (the preload's, started by this very cell,
+    // or ones no cell waits for), the check comes first: `idle` could otherwise lag its reply that
+    // long (Jupyter's conformance suite waits 0.1 s for it).
     const checker = this.#options.checker;
     if (!checker || script instanceof CellScriptError) return outcome;
     const interrupts = this.#interrupts;
     const later = () => this.#checked(checker, code, file, interrupts !== this.#interrupts);
-    return { ...outcome, later, checkFirst: !checker.warm };
+    return { ...outcome, later, checkFirst: !checker.warm || checker.busy };
   }
 
   /**

@@ -101,6 +101,11 @@ export class TypeChecker {
 
   #warm = false;
 
+  /** Whether checks sent earlier are not answered yet (a new one waits for them). */
+  get busy(): boolean {
+    return this.#waiting.size > 0;
+  }
+
   /** Settles once the worker's TypeScript is loaded (or it failed). */
   ready(): Promise<void> {
     return this.#ready;
