@@ -36,6 +36,7 @@ import {
 import { ReplProcess, stripAnsi } from '../repl/pty.js';
 import { projectTempDir } from '../support/bundle-child.js';
 import { startChild } from '../support/child-lines.js';
+import { toolPath } from '../support/tools.js';
 import { type CodeBlock, typeScriptBlocks } from './readme-blocks.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -198,7 +199,13 @@ beforeAll(() => {
   ) as { filename: string }[];
   const into = join(work, 'node_modules/scratchlab');
   mkdirSync(into, { recursive: true });
-  execFileSync('tar', ['-xzf', join(work, packed[0]!.filename), '-C', into, '--strip-components=1']);
+  execFileSync(toolPath('tar'), [
+    '-xzf',
+    join(work, packed[0]!.filename),
+    '-C',
+    into,
+    '--strip-components=1',
+  ]);
   writeFileSync(join(work, 'package.json'), '{ "type": "module", "private": true }\n');
   for (const name of ['run-blocks.mjs', 'swap-hooks.mjs', 'swap-scratchlab.mjs'])
     cpSync(join(import.meta.dirname, name), join(work, name));
