@@ -95,7 +95,11 @@ export class Users extends Resource {
   async rank(username: string, options: { signal?: AbortSignal } = {}): Promise<UserRank> {
     assertUsername(username);
     assertObject(options, 'options');
-    const user = await this.get(username);
+    const user = await this.session.apiGet<User>(
+      `/users/${encodeURIComponent(username)}`,
+      undefined,
+      options.signal,
+    );
     const page = await this.#page(`/users/${encodeURIComponent(username)}/`, undefined, options.signal);
     const group = readHtmlAnswer(this.session, page, 'GET', parseProfileGroup);
     const badge = (user.profile as { membership_avatar_badge?: unknown }).membership_avatar_badge;
@@ -230,12 +234,15 @@ export class Users extends Resource {
    * One page of the comments on the user's profile (40 threads a page, newest first), read from
    * the HTML the site serves: each top-level comment with its `replies`. Past the last page: `[]`.
    */
-  async comments(username: string, options: { page?: number } = {}): Promise<ProfileComment[]> {
+  async comments(
+    username: string,
+    options: { page?: number; signal?: AbortSignal } = {},
+  ): Promise<ProfileComment[]> {
     assertUsername(username);
     const page = assertInteger(options?.page ?? 1, 'page', 1, 1_000);
     const url = `${this.session.hosts.site}/site-api/comments/user/${encodeURIComponent(username)}/`;
     try {
-      const answer = await this.session.http.request(url, { query: { page } });
+      const answer = await this.session.http.request(url, { query: { page }, signal: options?.signal });
       return readHtmlAnswer(this.session, answer, 'GET', (html) => parseProfileComments(html, answer.url));
     } catch (error) {
       // The site answers a page past the last one with 404.
@@ -244,20 +251,21 @@ export class Users extends Resource {
     }
   }
 
-  /** Deletes a comment of the profile: your own, or any on your own profile. */
   /**
    * New top-level comments of a profile as `comment` events, oldest first, by polling its first
    * page of comments (HTML; one request a poll): `start()`, `stop()`, `lastSeenId`.
    */
   commentEvents(username: string, options: CommentEventsOptions = {}): CommentEvents<ProfileComment> {
     assertUsername(username);
-    return new CommentEvents<ProfileComment>(async (_limit, offset) => {
+    return new CommentEvents<ProfileComment>(async (_limit, offset, signal) => {
       // The profile's comments come a page at a time, not by offset: the poller reads the first.
       if (offset > 0) return [];
-      return (await this.comments(username)).filter((c) => c.parent_id === null);
+      // The poll's signal: `stop()` abandons the request under way, as the other watchers' do.
+      return (await this.comments(username, { signal })).filter((c) => c.parent_id === null);
     }, options);
   }
 
+  /** Deletes a comment of the profile: your own, or any on your own profile. */
   async deleteComment(username: string, commentId: number | string): Promise<void> {
     assertUsername(username);
     return profileCommentAction(this.session, username, commentId, 'del');

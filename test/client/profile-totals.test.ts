@@ -73,6 +73,17 @@ describe('profile totals and loves', () => {
     expect((await caught(session.users.rank('no_such_user_x'))).status).toBe(404);
   });
 
+  it('rank and profile comments keep to their signal: an aborted one sends no request', async () => {
+    const session = ctx.anonymous();
+    const demo = ctx.sandbox.samples.demoUser;
+    const before = ctx.sandbox.traffic.log().length;
+    const signal = AbortSignal.abort();
+    expect((await caught(session.users.rank(demo, { signal }))).name).toBe('AbortError');
+    expect((await caught(session.users.comments(demo, { signal }))).name).toBe('AbortError');
+    // Before, rank's API read ignored the signal (an abort waited for it, 429 retries included).
+    expect(ctx.sandbox.traffic.log().slice(before)).toEqual([]);
+  });
+
   it("the Scratch Team, from the credits page's script", async () => {
     const session = ctx.anonymous();
     const team = [...storeOf(ctx.sandbox).users.values()].filter((u) => u.scratchteam);
