@@ -160,7 +160,17 @@ describe('named errors', () => {
     const input = withBlocks({
       a: block('motion_movesteps', { topLevel: true, inputs: { STEPS: [3, 'gone', [4, '1']] } }),
     });
-    expect(() => analyzeProject(input)).toThrow(expect.objectContaining({ code: 'missing-block' }));
+    // The error names the block whose input holds the link (it said block "?"), as for `next`.
+    expect(() => analyzeProject(input)).toThrow(
+      expect.objectContaining({
+        code: 'missing-block',
+        block: 'gone',
+        message: 'target "Cat": block "a" links to block "gone", which does not exist',
+      }),
+    );
+    expect(() => analyzeProject(project)).toThrow(
+      'target "Cat": block "a" links to block "gone", which does not exist',
+    );
   });
 
   it('nesting past the limit, without a stack overflow (20,000 reporters deep)', () => {
