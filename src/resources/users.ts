@@ -48,14 +48,17 @@ const TOTAL_PAGES = [
 export class Users extends Resource {
   /**
    * A profile's totals: followers, following, shared projects, studios, favorites and loves, as
-   * the profile's pages state them in their headings ("Followers (1234)"). Six page reads, one
-   * after another, each through the request budget (no login).
+   * the profile's pages state them in their headings ("Followers (1234)"), under the name as the
+   * site spells it (names are matched in any case). Seven reads, one after another, each through
+   * the request budget (no login): the user's record, then six pages.
    * @throws ApiError (404) for an unknown user; naming what was missing when a page cannot be read
    */
   async totals(username: string, options: { signal?: AbortSignal } = {}): Promise<ProfileTotals> {
     assertUsername(username);
     assertObject(options, 'options');
-    const name = encodeURIComponent(username);
+    // The site's spelling, so that "Alice" and "alice" are one row of a table, as rank answers.
+    const user = await this.#user(username, options.signal);
+    const name = encodeURIComponent(user.username);
     const counts: Partial<Record<(typeof TOTAL_PAGES)[number][0], number>> = {};
     for (const [key, path, label] of TOTAL_PAGES) {
       const answer = await this.#page(`/users/${name}/${path}/`, undefined, options.signal);
@@ -63,7 +66,7 @@ export class Users extends Resource {
     }
     const loves = await this.#page(`/projects/all/${name}/loves/`, undefined, options.signal);
     return {
-      username,
+      username: user.username,
       followers: counts.followers!,
       following: counts.following!,
       projects: counts.projects!,
@@ -95,11 +98,7 @@ export class Users extends Resource {
   async rank(username: string, options: { signal?: AbortSignal } = {}): Promise<UserRank> {
     assertUsername(username);
     assertObject(options, 'options');
-    const user = await this.session.apiGet<User>(
-      `/users/${encodeURIComponent(username)}`,
-      undefined,
-      options.signal,
-    );
+    const user = await this.#user(username, options.signal);
     const page = await this.#page(`/users/${encodeURIComponent(username)}/`, undefined, options.signal);
     const group = readHtmlAnswer(this.session, page, 'GET', parseProfileGroup);
     const badge = (user.profile as { membership_avatar_badge?: unknown }).membership_avatar_badge;
@@ -138,6 +137,11 @@ export class Users extends Resource {
       pageSize: LOVES_PER_PAGE,
       watchRateLimits: (listener) => this.session.http.watchRateLimits(listener),
     });
+  }
+
+  /** The user's record (`get`, with a signal). */
+  #user(username: string, signal?: AbortSignal): Promise<User> {
+    return this.session.apiGet<User>(`/users/${encodeURIComponent(username)}`, undefined, signal);
   }
 
   /** A page of the site (HTML), through the budget. */

@@ -27,6 +27,9 @@ describe('profile totals and loves', () => {
       loves: await all(session.users.loves(name)),
     });
     expect(totals.followers + totals.projects + totals.studios).toBeGreaterThan(0);
+    // A name in another case is the same user, answered under the site's spelling (it echoed the
+    // caller's, so "Alice" and "alice" made two rows of one user).
+    expect(await session.users.totals(name.toUpperCase())).toEqual(totals);
   });
 
   it('lists loved projects newest love first; a love shows at once; none loved is 0', async () => {
