@@ -87,6 +87,26 @@ describe('a live category page (forum.html)', () => {
     expect(topics[0]!.category).toBe('Suggestions');
   });
 
+  it("reads a table nested in a row's cell as part of that row, not as rows of the list", async () => {
+    // Before, the nested table's row was taken for a topic row and the page refused ("no topic
+    // link in row 4").
+    const nested = '<table><tr><td>a</td><td>b</td></tr></table>';
+    pages.set('/discuss/8/', {
+      body: fixture('forum-category.html').replace(
+        '<span class="byuser">by carol</span>',
+        `${nested}<span class="byuser">by carol</span>`,
+      ),
+    });
+    const topics = await at(() => session().forums.topics(8));
+    expect(topics.map((t) => [t.id, t.author, t.replies])).toEqual([
+      [1001, 'mod_alice', 12],
+      [1002, 'mod_bob', 3],
+      [1003, 'carol', 1234],
+      [1004, 'erin', 0],
+      [1005, 'frank', 2],
+    ]);
+  });
+
   it('reads the page count from the live pagination (‹‹ previous, page links, next ››)', async () => {
     pages.set('/discuss/5/', { body: fixture('forum-category.html') });
     seen.clear();
