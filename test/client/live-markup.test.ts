@@ -45,7 +45,7 @@ beforeAll(async () => {
 });
 afterAll(() => closeLocal(server));
 
-const session = () => new Session({ hosts: { site: base }, rateLimit: Infinity, retries: 0 });
+const session = () => new Session({ hosts: { site: base, api: base }, rateLimit: Infinity, retries: 0 });
 /** 11:00 on 2024-09-03 in New York: "Today", "Yesterday" and "Tomorrow" are read against it. */
 const NOW = Date.UTC(2024, 8, 3, 15, 0, 0);
 
@@ -272,6 +272,11 @@ describe('profile pages that are not what the readers expect', () => {
     `<li class="project thumb item"><a href="/projects/${id}/"></a><span class="title"><a href="/projects/${id}/">P${id}</a></span><span class="owner">by <a href="/users/bob/">bob</a></span></li>`;
   it('refuses a heading without its count, a page of another list, and a loves page of more than 40', async () => {
     const user = 'alice';
+    // The API's record gives the name as the site spells it.
+    pages.set(`/users/${user}`, {
+      type: 'application/json',
+      body: JSON.stringify({ id: 1, username: user, scratchteam: false, profile: {} }),
+    });
     for (const [path, text] of [
       ['followers', 'Followers (12)'],
       ['following', 'Following (3)'],
