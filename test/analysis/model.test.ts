@@ -152,6 +152,27 @@ describe('named errors', () => {
     expect(() => analyzeProject(shared)).toThrow(expect.objectContaining({ code: 'cycle', block: 'c' }));
   });
 
+  it('a next or parent that is not a block id', () => {
+    // Read as "no link" before: the blocks it led to were left out without a word.
+    for (const [key, value] of [
+      ['next', 5],
+      ['next', { id: 'b' }],
+      ['parent', ['a']],
+    ] as const) {
+      const project = withBlocks({
+        a: block(flag, { topLevel: true, [key]: value }),
+        b: block('looks_show', { parent: 'a' }),
+      });
+      expect(() => analyzeProject(project)).toThrow(
+        expect.objectContaining({
+          code: 'bad-project',
+          block: 'a',
+          message: `target "Cat": block "a" has a ${key} that is not a block id (${JSON.stringify(value)})`,
+        }),
+      );
+    }
+  });
+
   it('a link to a missing block', () => {
     const project = withBlocks({ a: block(flag, { topLevel: true, next: 'gone' }) });
     expect(() => analyzeProject(project)).toThrow(
