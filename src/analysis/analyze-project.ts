@@ -4,7 +4,7 @@
  * or what `readSb3` returns.
  */
 import type { ProjectJson } from '../project/project-json.js';
-import { readSb3 } from '../project/sb3.js';
+import { readSb3Json } from '../project/sb3.js';
 import { JsonDepthError, parseJson } from '../records/json.js';
 import { AnalysisError } from './analysis-error.js';
 import type { AnalysisLimits } from './analysis-limits.js';
@@ -53,8 +53,9 @@ export function analyzeProject(input: AnalysisInput, limits: AnalysisLimits = {}
 }
 
 function bodyOf(input: AnalysisInput): unknown {
-  if (input instanceof ArrayBuffer) return readSb3(new Uint8Array(input)).json;
-  if (input instanceof Uint8Array) return readSb3(input).json;
+  // Only project.json is inflated: the assets of a hostile archive would cost memory for nothing.
+  if (input instanceof ArrayBuffer) return readSb3Json(new Uint8Array(input));
+  if (input instanceof Uint8Array) return readSb3Json(input);
   if (typeof input === 'string') {
     try {
       return parseJson(input);

@@ -129,13 +129,34 @@ function storedBlock(id: string, entry: unknown, target: string): Block {
     category: categoryOf(entry.opcode),
     shadow: entry.shadow === true,
     topLevel: entry.topLevel === true,
-    parent: typeof entry.parent === 'string' ? entry.parent : null,
-    next: typeof entry.next === 'string' ? entry.next : null,
+    parent: link(entry, 'parent', target, id),
+    next: link(entry, 'next', target, id),
     inputs: readInputs(entry.inputs, target, id),
     fields: readFields(entry.fields),
     mutation: isRecord(entry.mutation) ? entry.mutation : null,
     primitive: null,
   };
+}
+
+/**
+ * A block's `next` or `parent`: a block id or null (absent reads as null). Anything else is
+ * refused, as scratch-parser's schema refuses it, rather than read as "no link", which would
+ * drop the blocks it leads to without a word.
+ */
+function link(
+  entry: Record<string, unknown>,
+  key: 'next' | 'parent',
+  target: string,
+  id: string,
+): string | null {
+  const value = entry[key];
+  if (typeof value === 'string') return value;
+  if (value === null || value === undefined) return null;
+  throw bad(
+    target,
+    `block ${JSON.stringify(id)} has a ${key} that is not a block id (${JSON.stringify(value)?.slice(0, 40)})`,
+    id,
+  );
 }
 
 /**

@@ -43,6 +43,8 @@ export interface Script {
 
 interface Task {
   start: string;
+  /** The block whose input links to `start` (null for the top block): named when `start` is missing. */
+  from: string | null;
   /** Where the stack's nodes go; null when only counting. */
   out: ScriptNode[] | null;
   depth: number;
@@ -94,7 +96,9 @@ function walk(
   build: boolean,
 ): Walked {
   const result: Walked = { stack: [], blocks: [], blockCount: 0, nesting: 0 };
-  const tasks: Task[] = [{ start: top.id, out: build ? result.stack : null, depth: 0, nesting: 0 }];
+  const tasks: Task[] = [
+    { start: top.id, from: null, out: build ? result.stack : null, depth: 0, nesting: 0 },
+  ];
   for (let task = tasks.pop(); task; task = tasks.pop()) {
     if (task.depth > maxDepth) {
       throw new AnalysisError(
@@ -104,12 +108,12 @@ function walk(
         task.start,
       );
     }
-    let from: string | null = null;
+    let from = task.from;
     for (let id: string | null = task.start, block = blocks.get(id); id !== null; ) {
       if (!block) {
         throw new AnalysisError(
           'missing-block',
-          `target ${JSON.stringify(target)}: block ${JSON.stringify(from ?? '?')} links to block ${JSON.stringify(id)}, which does not exist`,
+          `target ${JSON.stringify(target)}: block ${JSON.stringify(from)} links to block ${JSON.stringify(id)}, which does not exist`,
           target,
           id,
         );
@@ -133,9 +137,21 @@ function walk(
         const obscured: ScriptNode[] | null = build ? [] : null;
         const inner = task.nesting + (isStackInput(input.name) ? 1 : 0);
         if (input.value && 'block' in input.value)
-          tasks.push({ start: input.value.block, out: value, depth: task.depth + 1, nesting: inner });
+          tasks.push({
+            start: input.value.block,
+            from: id,
+            out: value,
+            depth: task.depth + 1,
+            nesting: inner,
+          });
         if (input.obscured && 'block' in input.obscured)
-          tasks.push({ start: input.obscured.block, out: obscured, depth: task.depth + 1, nesting: inner });
+          tasks.push({
+            start: input.obscured.block,
+            from: id,
+            out: obscured,
+            depth: task.depth + 1,
+            nesting: inner,
+          });
         if (inputs && value && obscured) {
           const primitive = input.value && 'primitive' in input.value ? input.value.primitive : null;
           inputs.push({ name: input.name, value, obscured, primitive });

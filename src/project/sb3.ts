@@ -8,7 +8,7 @@ import { writeFileAtomic } from '../atomic-write.js';
 import { JsonDepthError, parseJson, stringifyJson } from '../records/json.js';
 import { ArchiveError } from './archive-error.js';
 import { checkProject, type ProjectProblem } from './project-check.js';
-import { isProjectJson, type ProjectFiles } from './project-json.js';
+import { isProjectJson, type ProjectFiles, type ProjectJson } from './project-json.js';
 import { readZip, type ZipLimits, zip, zipLimits } from './zip.js';
 
 /** Options of {@link readSb3} and {@link loadSb3}: limits on what the archive may cost. */
@@ -33,24 +33,7 @@ const SCRATCH2_HELP =
  * {@link ArchiveError} (a RangeError) when the file cannot be used, its `code` saying why.
  */
 export function readSb3(bytes: Uint8Array, options: ReadSb3Options = {}): Sb3Project {
-  if (!(bytes instanceof Uint8Array)) throw new TypeError('readSb3 takes the bytes of an .sb3 file');
-  if (startsWith(bytes, 'ScratchV0')) {
-    throw new ArchiveError(
-      'scratch2',
-      `this is a Scratch 1.x project (.sb), not Scratch 3: ${SCRATCH2_HELP}`,
-    );
-  }
-  let files: Map<string, Uint8Array>;
-  try {
-    files = readZip(bytes, { ...options, skip: isJunk });
-  } catch (error) {
-    if (error instanceof ArchiveError && error.code === 'not-zip') {
-      throw new ArchiveError('not-zip', 'not an .sb3 file: the bytes are not a zip archive', undefined, {
-        cause: error,
-      });
-    }
-    throw error;
-  }
+  const files = readArchive(bytes, options, isJunk);
   const folder = projectFolder(files);
   const json = readProjectJson(files.get(`${folder}project.json`)!);
   const assets = new Map<string, Uint8Array>();
@@ -61,6 +44,45 @@ export function readSb3(bytes: Uint8Array, options: ReadSb3Options = {}): Sb3Pro
   }
   const project = { json, assets };
   return { ...project, problems: checkProject(project) };
+}
+
+/**
+ * Reads only the project body of an `.sb3` (zip bytes), as {@link readSb3} reads it: the assets
+ * are counted against the limits but never inflated, so a small archive of huge assets (a zip
+ * bomb) costs no memory to a reader that needs the body alone (an analysis).
+ */
+export function readSb3Json(bytes: Uint8Array, options: ReadSb3Options = {}): ProjectJson {
+  // project.json and sprite.json are kept so that the same errors name what the archive is.
+  const files = readArchive(bytes, options, (name) => isJunk(name) || !BODY_NAMES.test(name));
+  return readProjectJson(files.get(`${projectFolder(files)}project.json`)!);
+}
+
+/** The entries that say what an archive is: a project's or a sprite's body, at the top or in one folder. */
+const BODY_NAMES = /^([^/]+\/)?(project|sprite)\.json$/;
+
+/** The archive's files but those `skip` names; bytes that are not a zip are an `.sb3`'s `not-zip`. */
+function readArchive(
+  bytes: Uint8Array,
+  options: ReadSb3Options,
+  skip: (name: string) => boolean,
+): Map<string, Uint8Array> {
+  if (!(bytes instanceof Uint8Array)) throw new TypeError('readSb3 takes the bytes of an .sb3 file');
+  if (startsWith(bytes, 'ScratchV0')) {
+    throw new ArchiveError(
+      'scratch2',
+      `this is a Scratch 1.x project (.sb), not Scratch 3: ${SCRATCH2_HELP}`,
+    );
+  }
+  try {
+    return readZip(bytes, { ...options, skip });
+  } catch (error) {
+    if (error instanceof ArchiveError && error.code === 'not-zip') {
+      throw new ArchiveError('not-zip', 'not an .sb3 file: the bytes are not a zip archive', undefined, {
+        cause: error,
+      });
+    }
+    throw error;
+  }
 }
 
 /** Writes a project and its assets as `.sb3` zip bytes. Refuses unsafe names and too-deep bodies. */

@@ -156,6 +156,20 @@ function lastPostOf(
   };
 }
 
+/**
+ * The rows of `table` itself (in its `thead`, `tbody`, `tfoot` or directly under it), not those
+ * of a table nested in one of its cells, which are no rows of this list.
+ */
+function rowsOf(table: HtmlElement): HtmlElement[] {
+  return childElements(table).flatMap((part) =>
+    part.name === 'tr'
+      ? [part]
+      : ['thead', 'tbody', 'tfoot'].includes(part.name)
+        ? childElements(part).filter((r) => r.name === 'tr')
+        : [],
+  );
+}
+
 function cellsOf(row: HtmlElement): HtmlElement[] {
   return childElements(row).filter((c) => c.name === 'td');
 }
@@ -198,7 +212,7 @@ export function parseCategories(html: string, clock: ForumClock): ForumCategory[
     // The heading holds a "Toggle shoutbox" link before the group's name: its own text is the name.
     const heading = findElement(box, { tag: 'h4' });
     const group = heading ? ownTexts(heading).join(' ') : '';
-    for (const row of findElements(box, { tag: 'tr' })) {
+    for (const row of findElements(box, { tag: 'table' }).slice(0, 1).flatMap(rowsOf)) {
       const cells = cellsOf(row);
       if (cells.length < 2) continue;
       const link = firstLink(cells[0]!, '');
@@ -254,7 +268,7 @@ export function parseTopicList(html: string, categoryId: number, clock: ForumClo
   const category = textOf(heading);
   const table = findElement(root, { tag: 'table' });
   if (!table) throw new UnreadablePageError('topic table');
-  const rows = findElements(table, { tag: 'tr' }).filter((row) => cellsOf(row).length > 1);
+  const rows = rowsOf(table).filter((row) => cellsOf(row).length > 1);
   checkRows(rows, 'topic rows');
   if (rows.length === 0 && !findElement(table, { tag: 'td', className: 'djangobbcon1' })) {
     throw new UnreadablePageError('topic rows, nor the empty-forum marker (td.djangobbcon1)');

@@ -125,7 +125,6 @@ export class Forums extends Resource {
     return readHtmlAnswer(this.session, answer, 'GET', (xml) => parseTopicFeed(xml, id));
   }
 
-  /** The clock a page is read with; the language is the one the answer says it is in. */
   /**
    * One post by its id: `/discuss/post/<id>/` sends to the page of its topic that holds it
    * (`?page=N#post-<id>`), which is read as `posts` reads it.
@@ -162,6 +161,7 @@ export class Forums extends Resource {
     return answerText(answer);
   }
 
+  /** The clock a page is read with; the language is the one the answer says it is in. */
   #clock(answer: HttpAnswer): ForumClock {
     return { timeZone: this.#timeZone, now: Date.now(), language: answer.headers.get('content-language') };
   }

@@ -139,7 +139,8 @@ export class Projects extends Resource {
   /**
    * New top-level comments of the project as `comment` events, oldest first, by polling the
    * newest comments (as `messages.events()` polls the inbox): `start()`, `stop()`, `lastSeenId`
-   * to resume. `author` saves the request that looks the author up (once per poll otherwise).
+   * to resume. `author` saves the request that looks the author up (made once, by the first poll,
+   * otherwise: a project keeps its author).
    */
   commentEvents(
     id: number | string,
@@ -148,10 +149,13 @@ export class Projects extends Resource {
     const projectId = toId(id, 'project id');
     const { author, ...rest } = options ?? {};
     if (author !== undefined) assertString(author, 'author');
-    return new CommentEvents(
-      (limit, offset, signal) => this.comments(projectId, { author, limit, offset, signal }),
-      rest,
-    );
+    let owner = author;
+    return new CommentEvents(async (limit, offset, signal) => {
+      // Looked up with the poll's signal, so that stop() abandons it too.
+      owner ??= (await this.session.apiGet<Project>(`/projects/${projectId}`, undefined, signal)).author
+        .username;
+      return this.comments(projectId, { author: owner, limit, offset, signal });
+    }, rest);
   }
 
   /** One comment of the project, top-level or reply, by its id. */

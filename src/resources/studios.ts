@@ -73,7 +73,9 @@ export class Studios extends Resource {
    * total, so this reads single pages at chosen offsets (as scratchattach's
    * `get_exact_project_count` does): doubling the offset until a page comes back short or empty,
    * then halving the gap between the last full page and the first empty one. About 2·log2(n/40)
-   * requests, each through the request budget; `onRequest` is told of each.
+   * requests, each through the request budget; `onRequest` is told of each. Each page is read at
+   * its own moment: while projects are added or removed, the answer lies between the least and
+   * the most the studio held during the search, and is not necessarily the latest count.
    * @throws RangeError when the studio holds more than {@link MAX_COUNTED_PROJECTS}
    */
   async projectCount(

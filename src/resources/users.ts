@@ -48,14 +48,17 @@ const TOTAL_PAGES = [
 export class Users extends Resource {
   /**
    * A profile's totals: followers, following, shared projects, studios, favorites and loves, as
-   * the profile's pages state them in their headings ("Followers (1234)"). Six page reads, one
-   * after another, each through the request budget (no login).
+   * the profile's pages state them in their headings ("Followers (1234)"), under the name as the
+   * site spells it (names are matched in any case). Seven reads, one after another, each through
+   * the request budget (no login): the user's record, then six pages.
    * @throws ApiError (404) for an unknown user; naming what was missing when a page cannot be read
    */
   async totals(username: string, options: { signal?: AbortSignal } = {}): Promise<ProfileTotals> {
     assertUsername(username);
     assertObject(options, 'options');
-    const name = encodeURIComponent(username);
+    // The site's spelling, so that "Alice" and "alice" are one row of a table, as rank answers.
+    const user = await this.#user(username, options.signal);
+    const name = encodeURIComponent(user.username);
     const counts: Partial<Record<(typeof TOTAL_PAGES)[number][0], number>> = {};
     for (const [key, path, label] of TOTAL_PAGES) {
       const answer = await this.#page(`/users/${name}/${path}/`, undefined, options.signal);
@@ -63,7 +66,7 @@ export class Users extends Resource {
     }
     const loves = await this.#page(`/projects/all/${name}/loves/`, undefined, options.signal);
     return {
-      username,
+      username: user.username,
       followers: counts.followers!,
       following: counts.following!,
       projects: counts.projects!,
@@ -95,7 +98,7 @@ export class Users extends Resource {
   async rank(username: string, options: { signal?: AbortSignal } = {}): Promise<UserRank> {
     assertUsername(username);
     assertObject(options, 'options');
-    const user = await this.get(username);
+    const user = await this.#user(username, options.signal);
     const page = await this.#page(`/users/${encodeURIComponent(username)}/`, undefined, options.signal);
     const group = readHtmlAnswer(this.session, page, 'GET', parseProfileGroup);
     const badge = (user.profile as { membership_avatar_badge?: unknown }).membership_avatar_badge;
@@ -134,6 +137,11 @@ export class Users extends Resource {
       pageSize: LOVES_PER_PAGE,
       watchRateLimits: (listener) => this.session.http.watchRateLimits(listener),
     });
+  }
+
+  /** The user's record (`get`, with a signal). */
+  #user(username: string, signal?: AbortSignal): Promise<User> {
+    return this.session.apiGet<User>(`/users/${encodeURIComponent(username)}`, undefined, signal);
   }
 
   /** A page of the site (HTML), through the budget. */
@@ -230,12 +238,15 @@ export class Users extends Resource {
    * One page of the comments on the user's profile (40 threads a page, newest first), read from
    * the HTML the site serves: each top-level comment with its `replies`. Past the last page: `[]`.
    */
-  async comments(username: string, options: { page?: number } = {}): Promise<ProfileComment[]> {
+  async comments(
+    username: string,
+    options: { page?: number; signal?: AbortSignal } = {},
+  ): Promise<ProfileComment[]> {
     assertUsername(username);
     const page = assertInteger(options?.page ?? 1, 'page', 1, 1_000);
     const url = `${this.session.hosts.site}/site-api/comments/user/${encodeURIComponent(username)}/`;
     try {
-      const answer = await this.session.http.request(url, { query: { page } });
+      const answer = await this.session.http.request(url, { query: { page }, signal: options?.signal });
       return readHtmlAnswer(this.session, answer, 'GET', (html) => parseProfileComments(html, answer.url));
     } catch (error) {
       // The site answers a page past the last one with 404.
@@ -244,20 +255,21 @@ export class Users extends Resource {
     }
   }
 
-  /** Deletes a comment of the profile: your own, or any on your own profile. */
   /**
    * New top-level comments of a profile as `comment` events, oldest first, by polling its first
    * page of comments (HTML; one request a poll): `start()`, `stop()`, `lastSeenId`.
    */
   commentEvents(username: string, options: CommentEventsOptions = {}): CommentEvents<ProfileComment> {
     assertUsername(username);
-    return new CommentEvents<ProfileComment>(async (_limit, offset) => {
+    return new CommentEvents<ProfileComment>(async (_limit, offset, signal) => {
       // The profile's comments come a page at a time, not by offset: the poller reads the first.
       if (offset > 0) return [];
-      return (await this.comments(username)).filter((c) => c.parent_id === null);
+      // The poll's signal: `stop()` abandons the request under way, as the other watchers' do.
+      return (await this.comments(username, { signal })).filter((c) => c.parent_id === null);
     }, options);
   }
 
+  /** Deletes a comment of the profile: your own, or any on your own profile. */
   async deleteComment(username: string, commentId: number | string): Promise<void> {
     assertUsername(username);
     return profileCommentAction(this.session, username, commentId, 'del');

@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { AnalysisError, analyzeProject, readProjectModel, writeSb3 } from '../../src/index.js';
+import { AnalysisError, analyzeProject, readProjectModel, readSb3, writeSb3 } from '../../src/index.js';
 import { buildZip } from '../support/build-zip.js';
 import { buildProject, projectOf } from '../support/project-builder.js';
 
@@ -152,6 +152,27 @@ describe('named errors', () => {
     expect(() => analyzeProject(shared)).toThrow(expect.objectContaining({ code: 'cycle', block: 'c' }));
   });
 
+  it('a next or parent that is not a block id', () => {
+    // Read as "no link" before: the blocks it led to were left out without a word.
+    for (const [key, value] of [
+      ['next', 5],
+      ['next', { id: 'b' }],
+      ['parent', ['a']],
+    ] as const) {
+      const project = withBlocks({
+        a: block(flag, { topLevel: true, [key]: value }),
+        b: block('looks_show', { parent: 'a' }),
+      });
+      expect(() => analyzeProject(project)).toThrow(
+        expect.objectContaining({
+          code: 'bad-project',
+          block: 'a',
+          message: `target "Cat": block "a" has a ${key} that is not a block id (${JSON.stringify(value)})`,
+        }),
+      );
+    }
+  });
+
   it('a link to a missing block', () => {
     const project = withBlocks({ a: block(flag, { topLevel: true, next: 'gone' }) });
     expect(() => analyzeProject(project)).toThrow(
@@ -160,7 +181,17 @@ describe('named errors', () => {
     const input = withBlocks({
       a: block('motion_movesteps', { topLevel: true, inputs: { STEPS: [3, 'gone', [4, '1']] } }),
     });
-    expect(() => analyzeProject(input)).toThrow(expect.objectContaining({ code: 'missing-block' }));
+    // The error names the block whose input holds the link (it said block "?"), as for `next`.
+    expect(() => analyzeProject(input)).toThrow(
+      expect.objectContaining({
+        code: 'missing-block',
+        block: 'gone',
+        message: 'target "Cat": block "a" links to block "gone", which does not exist',
+      }),
+    );
+    expect(() => analyzeProject(project)).toThrow(
+      'target "Cat": block "a" links to block "gone", which does not exist',
+    );
   });
 
   it('nesting past the limit, without a stack overflow (20,000 reporters deep)', () => {
@@ -256,5 +287,34 @@ describe('named errors', () => {
     ).toBe(2);
     expect(analyzeProject({ json: project as never }).summary.blocks).toBe(2);
     expect(AnalysisError.prototype).toBeInstanceOf(RangeError);
+  });
+
+  it('.sb3 bytes: only project.json is inflated, so a small archive of huge assets costs nothing', () => {
+    // 16 assets whose headers promise 31 MiB each (496 MiB, within the limits): inflating one
+    // fails (its data is one byte), so an analysis that reads them throws, and one that does not
+    // reads the body alone. Before, a 0.5 MB archive of such assets took 584 MB and 2.3 s.
+    const assets = Array.from({ length: 16 }, (_, i) => ({
+      name: `${String(i).padStart(32, '0')}.wav`,
+      data: 'x',
+      method: 0,
+      declaredSize: 31 * 1024 * 1024,
+    }));
+    const body = JSON.stringify(projectOf([flag, 'looks_show']));
+    const bomb = buildZip([{ name: 'project.json', data: body }, ...assets]);
+    expect(() => readSb3(bomb)).toThrow(expect.objectContaining({ name: 'ArchiveError' }));
+    expect(analyzeProject(bomb).summary.blocks).toBe(2);
+    // In a folder, and with the limits still checked from the headers.
+    const nested = buildZip([
+      { name: 'p/project.json', data: body },
+      ...assets.map((a) => ({ ...a, name: `p/${a.name}` })),
+    ]);
+    expect(analyzeProject(nested).summary.blocks).toBe(2);
+    const sprite = buildZip([{ name: 'sprite.json', data: '{}' }, ...assets]);
+    expect(() => analyzeProject(sprite)).toThrow(expect.objectContaining({ code: 'sprite' }));
+    const over = buildZip([
+      { name: 'project.json', data: body },
+      ...Array.from({ length: 17 }, (_, i) => ({ ...assets[0]!, name: `${i}.wav` })),
+    ]);
+    expect(() => analyzeProject(over)).toThrow(expect.objectContaining({ code: 'limit' }));
   });
 });

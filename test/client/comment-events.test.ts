@@ -53,6 +53,19 @@ describe('comment watchers', () => {
     await later.start();
     expect((await heard).map((c) => c.id)).toEqual([first.id, second.id]);
     await later.stop();
+
+    // Without the author, the first poll looks it up, and no later one does (each poll did).
+    const path = `/projects/${project}`;
+    const lookups = () =>
+      ctx.sandbox.traffic.log().filter((e) => e.method === 'GET' && e.path.endsWith(path));
+    const before = lookups().length;
+    const unnamed = ctx.anonymous().projects.commentEvents(project, { interval: 0.05 });
+    await unnamed.start();
+    const third = next(unnamed, 1);
+    const posted = await poster.projects.postComment(project, 'third');
+    expect((await third).map((c) => c.id)).toEqual([posted.id]);
+    await unnamed.stop();
+    expect(lookups().length - before).toBe(1);
   });
 
   it('a studio and a profile', async () => {

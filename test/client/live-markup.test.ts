@@ -45,7 +45,7 @@ beforeAll(async () => {
 });
 afterAll(() => closeLocal(server));
 
-const session = () => new Session({ hosts: { site: base }, rateLimit: Infinity, retries: 0 });
+const session = () => new Session({ hosts: { site: base, api: base }, rateLimit: Infinity, retries: 0 });
 /** 11:00 on 2024-09-03 in New York: "Today", "Yesterday" and "Tomorrow" are read against it. */
 const NOW = Date.UTC(2024, 8, 3, 15, 0, 0);
 
@@ -85,6 +85,26 @@ describe('a live category page (forum.html)', () => {
       [5005, 'grace', '2024-09-04T04:05:00.000Z'],
     ]);
     expect(topics[0]!.category).toBe('Suggestions');
+  });
+
+  it("reads a table nested in a row's cell as part of that row, not as rows of the list", async () => {
+    // Before, the nested table's row was taken for a topic row and the page refused ("no topic
+    // link in row 4").
+    const nested = '<table><tr><td>a</td><td>b</td></tr></table>';
+    pages.set('/discuss/8/', {
+      body: fixture('forum-category.html').replace(
+        '<span class="byuser">by carol</span>',
+        `${nested}<span class="byuser">by carol</span>`,
+      ),
+    });
+    const topics = await at(() => session().forums.topics(8));
+    expect(topics.map((t) => [t.id, t.author, t.replies])).toEqual([
+      [1001, 'mod_alice', 12],
+      [1002, 'mod_bob', 3],
+      [1003, 'carol', 1234],
+      [1004, 'erin', 0],
+      [1005, 'frank', 2],
+    ]);
   });
 
   it('reads the page count from the live pagination (‹‹ previous, page links, next ››)', async () => {
@@ -252,6 +272,11 @@ describe('profile pages that are not what the readers expect', () => {
     `<li class="project thumb item"><a href="/projects/${id}/"></a><span class="title"><a href="/projects/${id}/">P${id}</a></span><span class="owner">by <a href="/users/bob/">bob</a></span></li>`;
   it('refuses a heading without its count, a page of another list, and a loves page of more than 40', async () => {
     const user = 'alice';
+    // The API's record gives the name as the site spells it.
+    pages.set(`/users/${user}`, {
+      type: 'application/json',
+      body: JSON.stringify({ id: 1, username: user, scratchteam: false, profile: {} }),
+    });
     for (const [path, text] of [
       ['followers', 'Followers (12)'],
       ['following', 'Following (3)'],

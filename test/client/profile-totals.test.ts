@@ -27,6 +27,9 @@ describe('profile totals and loves', () => {
       loves: await all(session.users.loves(name)),
     });
     expect(totals.followers + totals.projects + totals.studios).toBeGreaterThan(0);
+    // A name in another case is the same user, answered under the site's spelling (it echoed the
+    // caller's, so "Alice" and "alice" made two rows of one user).
+    expect(await session.users.totals(name.toUpperCase())).toEqual(totals);
   });
 
   it('lists loved projects newest love first; a love shows at once; none loved is 0', async () => {
@@ -71,6 +74,17 @@ describe('profile totals and loves', () => {
       'membership',
     ]);
     expect((await caught(session.users.rank('no_such_user_x'))).status).toBe(404);
+  });
+
+  it('rank and profile comments keep to their signal: an aborted one sends no request', async () => {
+    const session = ctx.anonymous();
+    const demo = ctx.sandbox.samples.demoUser;
+    const before = ctx.sandbox.traffic.log().length;
+    const signal = AbortSignal.abort();
+    expect((await caught(session.users.rank(demo, { signal }))).name).toBe('AbortError');
+    expect((await caught(session.users.comments(demo, { signal }))).name).toBe('AbortError');
+    // Before, rank's API read ignored the signal (an abort waited for it, 429 retries included).
+    expect(ctx.sandbox.traffic.log().slice(before)).toEqual([]);
   });
 
   it("the Scratch Team, from the credits page's script", async () => {

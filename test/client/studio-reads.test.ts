@@ -82,6 +82,28 @@ describe("a studio's exact project count", () => {
         expect(offsets).toEqual([0, 40, 80, 160, 320, 640, 1280, 960, 1120, 1200]);
       }
     }
+    // Projects removed or added between two reads: the answer stays between the least and the
+    // most the studio held meanwhile (each page is read at its own moment).
+    for (const [count, change] of [
+      [100, -100],
+      [1_234, -500],
+      [1_234, 500],
+      [40, 1],
+    ] as const) {
+      const id = make(count);
+      let changed = false;
+      const counted = await session.studios.projectCount(id, {
+        onRequest: (offset) => {
+          if (changed || offset === 0) return;
+          changed = true;
+          const studio = store.studios.get(id)!;
+          if (change < 0) studio.projects.splice(0, -change);
+          else studio.projects.push(...studio.projects.slice(0, change));
+        },
+      });
+      expect(counted).toBeGreaterThanOrEqual(Math.min(count, count + change));
+      expect(counted).toBeLessThanOrEqual(Math.max(count, count + change));
+    }
     expect((await caught(session.studios.projectCount(999_999_999))).status).toBe(404);
     await expect(session.studios.projectCount(-1)).rejects.toThrow(RangeError);
     await expect(session.studios.projectCount(1, { onRequest: 5 as unknown as () => void })).rejects.toThrow(
