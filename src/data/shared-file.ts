@@ -10,13 +10,13 @@
  * The lock is DuckDB's own open: DuckDB takes the operating system's lock on the file (`fcntl`),
  * which the kernel drops the moment its process dies and never hands over while it lives (a
  * process stopped with Ctrl-Z keeps it until it resumes or dies). Such locks belong to a process,
- * not to an open: two opens of one file in one process would both succeed. So a process opens a
- * file through one {@link FileTurns} per real path (the registry below), whatever its stores and
- * names for it. A waiter tries the open again once Linux's list of locks shows the holder let go
+ * not to an open: two opens of one file in one process would both succeed (and each checkpoint
+ * would overwrite the other's writes). So a process opens a file through one {@link FileTurns} per
+ * real path and inode (the registry below), whatever its stores and names for it. A waiter tries the open again once Linux's list of locks shows the holder let go
  * (or after a growing pause), and touches `<file>.waiting`, which tells a busy holder to leave a
  * longer gap between its turns (fairness only: never what excludes).
  */
-import { readFile, realpath, stat, utimes, writeFile } from 'node:fs/promises';
+import { readFile, readlink, realpath, stat, utimes, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import type { DuckDB } from './duckdb-module.js';
@@ -105,16 +105,25 @@ function isLockConflict(message: string): boolean {
 }
 
 /**
- * The real path of a store file (its folder's, with its name, when it does not exist yet): the
- * key of the registry, so that two names of one file share one open.
+ * The real path of a store file (its folder's, with its name, when it does not exist yet, after
+ * the links that lead to it: DuckDB creates a dangling link's target): the key of the registry,
+ * so that two names of one file share one open.
  */
-async function realPathOf(path: string): Promise<string> {
+async function realPathOf(path: string, hops = 0): Promise<string> {
   try {
     return await realpath(path);
   } catch {
+    const target = hops < 40 ? await readlink(path).catch(() => null) : null;
+    if (target !== null) return realPathOf(resolve(dirname(path), target), hops + 1);
     const folder = await realpath(dirname(path)).catch(() => dirname(path));
     return join(folder, basename(path));
   }
+}
+
+/** The device and inode of a file, when it exists: hard links of one file share them, not their real paths. */
+async function identityOf(path: string): Promise<string | null> {
+  const info = await stat(path).catch(() => undefined);
+  return info === undefined ? null : `${info.dev}:${info.ino}`;
 }
 
 /** The open of one file in this process, shared by all its stores (see the file's comment). */
@@ -331,7 +340,14 @@ export class SharedFile {
     }
     const absolute = resolve(path);
     const key = await realPathOf(absolute);
-    let turns = registry.get(key);
+    // Another name of an open file: a hard link has a real path of its own, but the same inode.
+    const identity = await identityOf(key);
+    const others = await Promise.all(
+      [...registry.values()].map(async (open) => ({ open, identity: await identityOf(open.key) })),
+    );
+    let turns =
+      registry.get(key) ??
+      (identity === null ? undefined : others.find((other) => other.identity === identity)?.open);
     if (turns === undefined) {
       turns = new FileTurns(duck, absolute, key);
       registry.set(key, turns);

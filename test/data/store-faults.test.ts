@@ -9,6 +9,7 @@ import {
   chmodSync,
   copyFileSync,
   existsSync,
+  linkSync,
   mkdirSync,
   readdirSync,
   rmSync,
@@ -249,6 +250,33 @@ it('two stores of one process, and two names of one file, share one open of it',
     await b.query('SELECT (SELECT count(*) FROM t)::INTEGER AS t, (SELECT count(*) FROM u)::INTEGER AS u'),
   ).toEqual([{ t: 500, u: 500 }]);
   await b.close();
+});
+
+it('a hard link and a dangling symbolic link of one file share its open too: no write of either store is lost', async () => {
+  const folder = join(dir, 'links');
+  mkdirSync(folder);
+  const file = join(folder, 'one.duckdb');
+  // The link points at a file nobody made yet (DuckDB makes it, through the link).
+  symlinkSync('one.duckdb', join(folder, 'ahead.duckdb'));
+  const ahead = new Store(join(folder, 'ahead.duckdb'));
+  const direct = new Store(file);
+  await Promise.all([ahead.query('CREATE TABLE a (n INTEGER)'), direct.query('CREATE TABLE b (n INTEGER)')]);
+  linkSync(file, join(folder, 'hard.duckdb'));
+  const hard = new Store(join(folder, 'hard.duckdb'));
+  const stores = [ahead, direct, hard];
+  await Promise.all(
+    Array.from({ length: 60 }, (_, i) =>
+      stores[i % 3]!.query(`INSERT INTO ${i % 2 ? 'a' : 'b'} SELECT ${i} FROM range(100)`),
+    ),
+  );
+  for (const store of stores) await store.close();
+  const after = await openStore(file);
+  expect(
+    await after.query(
+      'SELECT (SELECT count(*) FROM a)::INTEGER AS a, (SELECT count(*) FROM b)::INTEGER AS b',
+    ),
+  ).toEqual([{ a: 3000, b: 3000 }]);
+  await after.close();
 });
 
 it('loads that stage different types for one column at once all move in: the column widens', async () => {
