@@ -120,6 +120,20 @@ async function realPathOf(path: string, hops = 0): Promise<string> {
   }
 }
 
+/**
+ * Refuses a path DuckDB cannot keep: it names a file's write-ahead log by cutting the path at a
+ * `?` (as a URL's query), after following links, so its log would go elsewhere, or nowhere.
+ * `real` is the path once links are followed, when it differs.
+ */
+export function assertKeepablePath(path: string, real = path): void {
+  if (!real.includes('?')) return;
+  throw new RangeError(
+    `DuckDB cannot keep a store whose path holds "?" (its write-ahead log would go elsewhere): rename ${path}${
+      real === path ? '' : ` (which is ${real})`
+    }`,
+  );
+}
+
 /** The device and inode of a file, when it exists: hard links of one file share them, not their real paths. */
 async function identityOf(path: string): Promise<string | null> {
   const info = await stat(path).catch(() => undefined);
@@ -340,6 +354,7 @@ export class SharedFile {
     }
     const absolute = resolve(path);
     const key = await realPathOf(absolute);
+    assertKeepablePath(absolute, key);
     // Another name of an open file: a hard link has a real path of its own, but the same inode.
     const identity = await identityOf(key);
     const others = await Promise.all(

@@ -14,7 +14,7 @@
  * without `resume`) are removed when a store opens and before each load.
  */
 import { createHash, randomUUID } from 'node:crypto';
-import { chmod, lstat, mkdir, readdir, rm, stat } from 'node:fs/promises';
+import { chmod, lstat, mkdir, readdir, realpath, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
@@ -68,6 +68,13 @@ async function makeStagingFolder(path: string, folder: string): Promise<void> {
     }
   }
   await mkdir(folder, { recursive: true, mode: 0o700 });
+  // The temporary folder of an in-memory store is the environment's (TMPDIR), and may hold a "?".
+  if ((await realpath(folder)).includes('?'))
+    throw new RangeError(
+      `loads stage their rows in ${folder}, whose path holds "?", which DuckDB cannot keep (it would write elsewhere): ${
+        path === ':memory:' ? 'set TMPDIR to another folder' : 'rename it'
+      }`,
+    );
   const info = await lstat(folder);
   const uid = process.getuid?.();
   if (!info.isDirectory() || (uid !== undefined && info.uid !== uid)) {

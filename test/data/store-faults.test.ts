@@ -326,6 +326,29 @@ it('odd paths work, resumable loads included; a path DuckDB cannot keep ("?") is
   }
   expect(() => new Store(join(dir, 'what?.duckdb'))).toThrow(RangeError);
   expect(() => new Store(join(dir, 'a?b', 'x.duckdb'))).toThrow(/cannot keep a store whose path holds "\?"/);
+  // A link to such a path is refused when the store opens, before DuckDB writes anything.
+  const odd = join(dir, 'q?folder');
+  mkdirSync(odd);
+  symlinkSync(join(odd, 'x.duckdb'), join(dir, 'to-odd.duckdb'));
+  const linked = new Store(join(dir, 'to-odd.duckdb'));
+  await expect(linked.query('SELECT 1')).rejects.toThrow(
+    /cannot keep a store whose path holds "\?".*which is .*q\?folder/,
+  );
+  await linked.close();
+  expect(readdirSync(odd)).toEqual([]);
+  // An in-memory store's loads stage in the temporary folder: one whose path holds "?" is refused.
+  const saved = process.env.TMPDIR;
+  process.env.TMPDIR = odd;
+  try {
+    const memory = await openStore();
+    await expect(memory.load('t', [{ id: 1 }])).rejects.toThrow(
+      /stage their rows in .*q\?folder.*set TMPDIR to another folder/,
+    );
+    await memory.close();
+  } finally {
+    if (saved === undefined) delete process.env.TMPDIR;
+    else process.env.TMPDIR = saved;
+  }
 });
 
 it('a store in a folder this user may not write is read (DuckDB opens it read-only)', async () => {
