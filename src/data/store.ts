@@ -227,8 +227,9 @@ export class Store {
    * on from the last stored log entry. Answers the running recorder (`stop()`, live counts).
    *
    * A cloud that is not connected yet (`store.recordCloud(session.cloud(id))`) is the recorder's:
-   * it connects it and its `stop()` (or this store's `close()`) disconnects it. A cloud already
-   * connected stays connected after `stop()`; its owner disconnects it.
+   * it connects it and its `stop()` (or this store's `close()`) disconnects it, once no other
+   * recorder (of this store or another) records from it. A cloud already connected stays
+   * connected after `stop()`; its owner disconnects it.
    */
   async recordCloud(cloud: Cloud, options: RecordCloudOptions = {}): Promise<CloudRecorder> {
     const recorder = new CloudRecorder(await this.#context(), cloud, options);

@@ -233,6 +233,33 @@ it('stop() disconnects a cloud the recorder connected, and leaves one its caller
   await shared.disconnect();
 });
 
+it('two recorders of one cloud (two stores): the first to stop leaves it connected for the other, the last closes it', async () => {
+  const session = await ctx.login(1);
+  const project = ctx.sandbox.cloudProjectId;
+  const file = await openStore(join(dir, 'two-of-one-cloud.duckdb'));
+  const memory = await openStore();
+  const cloud = session.cloud(project);
+  const first = await file.recordCloud(cloud, { logs: false });
+  const second = await memory.recordCloud(cloud, { logs: false });
+  await first.stop();
+  expect(cloud.state).toBe('open');
+  const writer = (await ctx.login(0)).cloud(project);
+  await writer.setVar('shared', 5);
+  const deadline = Date.now() + 10_000;
+  while (second.counts.stored === 0) {
+    if (Date.now() > deadline)
+      throw new Error(`the second recorder stored nothing: ${second}, cloud ${cloud.state}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  expect(await memory.query("select value from cloud_activity where name = 'shared'")).toEqual([
+    { value: '5' },
+  ]);
+  expect(await memory.close()).toBe(0);
+  expect(cloud.state).toBe('idle');
+  expect(await file.close()).toBe(0);
+  await writer.disconnect();
+});
+
 it("the README's recorder example ends by itself: stop() closed the recorder's connection", {
   timeout: 90_000,
 }, async () => {
