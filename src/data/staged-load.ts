@@ -1,6 +1,6 @@
 /**
  * `store.load()` on a shared file: the walk is written into a staging file of its own (beside the
- * store, in `<file>.loads/u<uid>/`), with DuckDB's appender and without holding the store; then, in one
+ * store's real file, links followed, in `<file>.loads/u<uid>/`), with DuckDB's appender and without holding the store; then, in one
  * turn on the store and one transaction, the staged rows move in (`INSERT … SELECT` from the
  * attached staging file), replacing rows of the same key. So a long crawl never keeps recorders
  * and queries of other processes waiting (only the move does, about a second for a million rows),
@@ -89,7 +89,7 @@ async function makeStagingFolder(path: string, folder: string): Promise<void> {
  * live process's files, and a resumable walk's (`walk-…`, kept on purpose), are left alone.
  */
 export async function sweepStaging(store: SharedFile): Promise<void> {
-  const folder = stagingFolder(store.path);
+  const folder = stagingFolder(store.realPath);
   for (const name of await readdir(folder).catch(() => [] as string[])) {
     const pid = /^p(\d+)-/.exec(name)?.[1];
     if (pid !== undefined && processIsGone(Number(pid)))
@@ -125,8 +125,10 @@ export async function stagedLoad(
   checkTableName(table);
   if (options === null || typeof options !== 'object') throw new TypeError('load options must be an object');
   const walk = options.resume === true ? table : typeof options.resume === 'string' ? options.resume : null;
-  const folder = stagingFolder(store.path);
-  await makeStagingFolder(store.path, folder);
+  // Beside the file itself, whatever the name it was opened by: a walk begun through a link is
+  // resumed (and moved in once) through the file's own name too.
+  const folder = stagingFolder(store.realPath);
+  await makeStagingFolder(store.realPath, folder);
   await sweepStaging(store);
   const file =
     walk === null || store.path === ':memory:'

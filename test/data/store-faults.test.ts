@@ -279,6 +279,34 @@ it('a hard link and a dangling symbolic link of one file share its open too: no 
   await after.close();
 });
 
+it("a walk begun through a symbolic link resumes through the file's own name: its rows once", async () => {
+  const folder = join(dir, 'resume-names');
+  mkdirSync(folder);
+  const file = join(folder, 'real.duckdb');
+  symlinkSync('real.duckdb', join(folder, 'link.duckdb'));
+  function* cut() {
+    for (let n = 0; n < 60; n++) yield { n };
+    throw new Error('the walk was cut');
+  }
+  const viaLink = await openStore(join(folder, 'link.duckdb'));
+  await expect(viaLink.load('w', cut(), { resume: true, key: false, batchSize: 10 })).rejects.toThrow(
+    'the walk was cut',
+  );
+  await viaLink.close();
+  const direct = await openStore(file);
+  const all = Array.from({ length: 100 }, (_, n) => ({ n }));
+  const result = await direct.load('w', all, { resume: true, key: false, batchSize: 10 });
+  expect(result.resumedFrom).toBe(60);
+  // Nothing of the walk is left to be moved in again through the link.
+  await direct.close();
+  const again = await openStore(join(folder, 'link.duckdb'));
+  await again.load('w', [], { resume: true, key: false });
+  expect(await again.query('SELECT count(*)::INTEGER AS n, count(DISTINCT n)::INTEGER AS d FROM w')).toEqual([
+    { n: 100, d: 100 },
+  ]);
+  await again.close();
+});
+
 it('loads that stage different types for one column at once all move in: the column widens', async () => {
   const store = await openStore(join(dir, 'widen.duckdb'));
   // Both walks start (and read the table's columns) before either moves in.
