@@ -67,8 +67,12 @@ export class StoreBusyError extends Error {
 /** Reads who holds a file from DuckDB's lock error (`… Conflicting lock is held in /usr/bin/node (PID 9301)`). */
 async function holderOf(message: string): Promise<FileHolder | undefined> {
   const pid = /\(PID (\d+)\)/.exec(message)?.[1];
-  if (pid === undefined) return undefined;
-  const holder: FileHolder = { pid: Number(pid) };
+  return pid === undefined ? undefined : processInfo(Number(pid));
+}
+
+/** A process as `/proc` tells it: its command line (shortened) and state, where they may be read. */
+export async function processInfo(pid: number): Promise<FileHolder> {
+  const holder: FileHolder = { pid };
   const cmdline = await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '');
   if (cmdline !== '') {
     const words = cmdline.split('\0').filter((word) => word !== '');

@@ -517,3 +517,32 @@ it('two recorders of one project on one file started together: one records, the 
   await store.close();
   await writer.disconnect();
 });
+
+it('a recorder stopped with SIGSTOP keeps its project: a second fails naming it as stopped; resumed, the first records on', {
+  timeout: 60_000,
+}, async () => {
+  const file = join(dir, 'stopped-recorder.duckdb');
+  const project = ctx.sandbox.cloudProjectId;
+  const env = recorderChildEnv(ctx.sandbox);
+  const first = startChild([recorderChild, file, String(project)], env);
+  started.push(first);
+  await first.until((line) => line.startsWith('recording '));
+  first.proc.kill('SIGSTOP');
+  // It cannot answer who it is: the second finds it in /proc, and gives up asking (closes its socket).
+  const second = startChild([recorderChild, file, String(project)], env);
+  started.push(second);
+  expect((await second.exited).code).toBe(1);
+  expect(second.stderr()).toMatch(
+    new RegExp(`RecorderBusyError: .* by process ${first.proc.pid} \\(.*\\), which is stopped \\(Ctrl-Z`),
+  );
+  // Resumed, it answers the asker that has gone, and records on.
+  first.proc.kill('SIGCONT');
+  const seen = first.lines.length;
+  const writer = (await ctx.login(0)).cloud(project);
+  await writer.setVar('resumed', 1);
+  await first.until((line) => line.startsWith('stored ') && first.lines.lastIndexOf(line) >= seen);
+  expect(first.proc.exitCode).toBe(null);
+  first.proc.kill('SIGKILL');
+  await first.exited;
+  await writer.disconnect();
+});
