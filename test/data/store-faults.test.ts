@@ -56,6 +56,16 @@ afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
+/** A recorder child recording the sandbox's cloud project into `file`. */
+function recordInto(file: string): LinesChild {
+  const child = startChild(
+    [recorderChild, file, String(ctx.sandbox.cloudProjectId)],
+    recorderChildEnv(ctx.sandbox),
+  );
+  started.push(child);
+  return child;
+}
+
 function run(args: string[], options: { uid?: number; gid?: number } = {}): LinesChild {
   const child = startChild(args, process.env, options);
   started.push(child);
@@ -476,12 +486,7 @@ it('two recorders of one project on one file started together: one records, the 
 }, async () => {
   const file = join(dir, 'two-recorders.duckdb');
   const project = ctx.sandbox.cloudProjectId;
-  const env = recorderChildEnv(ctx.sandbox);
-  const [a, b] = [0, 1].map(() => {
-    const child = startChild([recorderChild, file, String(project)], env);
-    started.push(child);
-    return child;
-  }) as [LinesChild, LinesChild];
+  const [a, b] = [recordInto(file), recordInto(file)];
   const outcome = await Promise.race([
     a.exited.then(() => ({ lost: a, won: b })),
     b.exited.then(() => ({ lost: b, won: a })),
@@ -523,14 +528,11 @@ it('a recorder stopped with SIGSTOP keeps its project: a second fails naming it 
 }, async () => {
   const file = join(dir, 'stopped-recorder.duckdb');
   const project = ctx.sandbox.cloudProjectId;
-  const env = recorderChildEnv(ctx.sandbox);
-  const first = startChild([recorderChild, file, String(project)], env);
-  started.push(first);
+  const first = recordInto(file);
   await first.until((line) => line.startsWith('recording '));
   first.proc.kill('SIGSTOP');
   // It cannot answer who it is: the second finds it in /proc, and gives up asking (closes its socket).
-  const second = startChild([recorderChild, file, String(project)], env);
-  started.push(second);
+  const second = recordInto(file);
   expect((await second.exited).code).toBe(1);
   expect(second.stderr()).toMatch(
     new RegExp(`RecorderBusyError: .* by process ${first.proc.pid} \\(.*\\), which is stopped \\(Ctrl-Z`),
