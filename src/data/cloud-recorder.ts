@@ -293,8 +293,8 @@ export class CloudRecorder extends TypedEmitter<CloudRecorderEvents> {
     if (this.#running) return;
     await this.#stopping;
     this.#stopping = null;
-    if (this.#file.realPath !== ':memory:')
-      this.#claim = await claimRecording(this.#file.realPath, this.table, this.#cloud.projectId);
+    // An in-memory store is claimed too: two recorders of one project into it would store it twice.
+    this.#claim = await claimRecording(this.#file.database, this.table, this.#cloud.projectId);
     try {
       await this.#begin();
     } catch (error) {

@@ -1,8 +1,8 @@
 /**
- * One recorder per project, table and store file at a time, across processes: two would each
- * store the live sets, and each read the log into the same rows. A recorder claims its project by
- * listening on a Unix socket in Linux's abstract namespace, named after the file's real path, the
- * table and the project: the kernel lets one socket have a name, frees it the moment its process
+ * One recorder per project, table and store (file, or in-memory database) at a time, across
+ * processes: two would each store the live sets, and each read the log into the same rows. A
+ * recorder claims its project by listening on a Unix socket in Linux's abstract namespace, named
+ * after the file's real path (or which in-memory database), the table and the project: the kernel lets one socket have a name, frees it the moment its process
  * dies (no file to clean up, no staleness to guess), and keeps it while the process lives, stopped
  * or not. A second recorder finds the name taken, connects, and learns who holds it; it then fails
  * with a {@link RecorderBusyError}. Abstract sockets are Linux's: elsewhere no claim is made.
@@ -32,14 +32,17 @@ export interface RecorderClaim {
 /** Longest wait for the holder's answer (who it is), in ms. */
 const ASK_MS = 2000;
 
-/** Claims `project` of `table` in the file `realPath`; fails with a RecorderBusyError when another recorder has it. */
+/**
+ * Claims `project` of `table` in `database` (a file's real path, or which in-memory store); fails
+ * with a RecorderBusyError when another recorder has it.
+ */
 export async function claimRecording(
-  realPath: string,
+  database: string,
   table: string,
   project: string,
 ): Promise<RecorderClaim> {
   if (process.platform !== 'linux') return { release: async () => undefined };
-  const digest = createHash('sha256').update(`${realPath}\0${table}\0${project}`).digest('hex').slice(0, 32);
+  const digest = createHash('sha256').update(`${database}\0${table}\0${project}`).digest('hex').slice(0, 32);
   const name = `\0scratchlab-recorder-${digest}`;
   const who = JSON.stringify({
     pid: process.pid,
@@ -78,7 +81,7 @@ export async function claimRecording(
         }`
       : 'another process';
     throw new RecorderBusyError(
-      `project ${project} is already being recorded into table "${table}" of ${realPath} by ${by}: ` +
+      `project ${project} is already being recorded into table "${table}" of ${database} by ${by}: ` +
         'one recorder per project and file; stop that one, or record into another table or file',
       holder?.pid,
     );

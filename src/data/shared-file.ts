@@ -162,12 +162,16 @@ class FileTurns {
     this.duck = duck;
     this.path = path;
     this.#key = key;
+    this.database = path === ':memory:' ? `in-memory store ${++memories} of process ${process.pid}` : key;
   }
 
   /** The file's real path (`:memory:` for memory). */
   get key(): string {
     return this.#key;
   }
+
+  /** What tells this database from every other: the file's real path, or which in-memory one. */
+  readonly database: string;
 
   push(task: Task): void {
     this.#queue.push(task);
@@ -327,6 +331,9 @@ class FileTurns {
   }
 }
 
+/** In-memory databases made so far (each is its own). */
+let memories = 0;
+
 /** The files this process has open, by real path (see the file's comment). */
 const registry = new Map<string, FileTurns>();
 
@@ -388,6 +395,11 @@ export class SharedFile {
   /** The file's real path (links resolved), or `:memory:`. */
   get realPath(): string {
     return this.#turns.key;
+  }
+
+  /** The file's real path, or which in-memory database (`in-memory store 2 of process 4711`). */
+  get database(): string {
+    return this.#turns.database;
   }
 
   /**

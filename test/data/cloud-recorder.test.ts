@@ -233,6 +233,33 @@ it('stop() disconnects a cloud the recorder connected, and leaves one its caller
   await shared.disconnect();
 });
 
+it('one recorder per project and table of an in-memory store too: a second fails, another store may record it', async () => {
+  const session = await ctx.login(1);
+  const project = ctx.sandbox.cloudProjectId;
+  const memory = await openStore();
+  const other = await openStore();
+  await memory.recordCloud(session.cloud(project), { logs: false });
+  await expect(memory.recordCloud(session.cloud(project), { logs: false })).rejects.toThrow(
+    new RegExp(
+      `^project ${project} is already being recorded into table "cloud_activity" of in-memory store \\d+ of process ${process.pid} by process ${process.pid}`,
+    ),
+  );
+  await other.recordCloud(session.cloud(project), { logs: false });
+  const writer = (await ctx.login(0)).cloud(project);
+  await writer.setVar('in memory', 3);
+  for (const store of [memory, other]) {
+    const deadline = Date.now() + 10_000;
+    const rows = () => store.query("select value from cloud_activity where name = 'in memory'");
+    while ((await rows()).length === 0) {
+      if (Date.now() > deadline) throw new Error('the set was not stored in 10 s');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(await rows()).toEqual([{ value: '3' }]);
+    expect(await store.close()).toBe(0);
+  }
+  await writer.disconnect();
+});
+
 it('two recorders of one cloud (two stores): the first to stop leaves it connected for the other, the last closes it', async () => {
   const session = await ctx.login(1);
   const project = ctx.sandbox.cloudProjectId;
