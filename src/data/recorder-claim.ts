@@ -11,7 +11,7 @@ import { createHash } from 'node:crypto';
 import { readdir, readFile, readlink } from 'node:fs/promises';
 import { createConnection, createServer, type Server } from 'node:net';
 import { basename } from 'node:path';
-import { processInfo } from './shared-file.js';
+import { processInfo, shownCommand } from './shared-file.js';
 
 /** Thrown by `recordCloud()` when the project is already recorded into the table of that file. */
 export class RecorderBusyError extends Error {
@@ -135,7 +135,10 @@ function ask(name: string): Promise<{ pid: number; command?: string } | undefine
         const value = JSON.parse(text) as { pid?: unknown; command?: unknown };
         resolve(
           typeof value.pid === 'number'
-            ? { pid: value.pid, command: typeof value.command === 'string' ? value.command : undefined }
+            ? {
+                pid: value.pid,
+                command: typeof value.command === 'string' ? shownCommand(value.command) : undefined,
+              }
             : undefined,
         );
       } catch {

@@ -70,14 +70,23 @@ async function holderOf(message: string): Promise<FileHolder | undefined> {
   return pid === undefined ? undefined : processInfo(Number(pid));
 }
 
+/**
+ * Another process's command line as a message may show it: control characters (a terminal's
+ * escape sequences, line breaks) replaced, at most 80 characters. It is that process's to choose.
+ */
+export function shownCommand(command: string): string {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it removes
+  const plain = command.replace(/[\u0000-\u001f\u007f-\u009f]/g, '?');
+  return plain.length > 80 ? `${plain.slice(0, 79)}…` : plain;
+}
+
 /** A process as `/proc` tells it: its command line (shortened) and state, where they may be read. */
 export async function processInfo(pid: number): Promise<FileHolder> {
   const holder: FileHolder = { pid };
   const cmdline = await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '');
   if (cmdline !== '') {
     const words = cmdline.split('\0').filter((word) => word !== '');
-    const command = words.map((word, i) => (i < 2 ? basename(word) : word)).join(' ');
-    holder.command = command.length > 80 ? `${command.slice(0, 79)}…` : command;
+    holder.command = shownCommand(words.map((word, i) => (i < 2 ? basename(word) : word)).join(' '));
   }
   // The state is the field after the command's name (which is in parentheses and may hold spaces).
   const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '');

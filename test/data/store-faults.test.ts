@@ -548,3 +548,21 @@ it('a recorder stopped with SIGSTOP keeps its project: a second fails naming it 
   await first.exited;
   await writer.disconnect();
 });
+
+it("a holder's command line is shown without its control characters (a terminal's escape sequences)", async () => {
+  const hostile = '\x1b]0;owned\x07\x1b[2J\nline two';
+  const holder = startChild([faultChild, 'hold', 'escapes.duckdb', hostile], process.env, { cwd: dir });
+  started.push(holder);
+  await holder.until((line) => line === 'held');
+  const store = new Store(join(dir, 'escapes.duckdb'), { wait: 0.2 });
+  const busy = await store.query('SELECT 1').catch((error: unknown) => error);
+  expect(busy).toBeInstanceOf(StoreBusyError);
+  expect((busy as StoreBusyError).holder?.command).toMatch(
+    / hold escapes\.duckdb \?\]0;owned\?\?\[2J\?line two$/,
+  );
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: none may reach the message
+  expect((busy as Error).message).not.toMatch(/[\u0000-\u001f]/);
+  holder.proc.kill('SIGKILL');
+  await holder.exited;
+  await store.close();
+});
