@@ -67,7 +67,14 @@ async function makeStagingFolder(path: string, folder: string): Promise<void> {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
     }
   }
-  await mkdir(folder, { recursive: true, mode: 0o700 });
+  await mkdir(folder, { recursive: true, mode: 0o700 }).catch((error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EACCES' || path === ':memory:') throw error;
+    throw new Error(
+      `loads cannot stage their rows in ${dirname(folder)}: it is not open to this user (a folder of one user's, ` +
+        `made before staging folders were per user); its owner may open it to all: chmod 1777 '${dirname(folder)}'`,
+      { cause: error },
+    );
+  });
   // The temporary folder of an in-memory store is the environment's (TMPDIR), and may hold a "?".
   if ((await realpath(folder)).includes('?'))
     throw new RangeError(

@@ -433,6 +433,17 @@ it('two users load into in-memory stores, and into one store file: each stages i
   const after = await openStore(file);
   expect(await after.query('SELECT count(*)::INTEGER AS n FROM t')).toEqual([{ n: 1001 }]);
   await after.close();
+
+  // A '<file>.loads/' of one user's (the layout before per-user folders) keeps the others out, and says so.
+  const old = join(folder, 'old.duckdb');
+  copyFileSync(file, old);
+  chmodSync(old, 0o666);
+  mkdirSync(`${old}.loads`, { mode: 0o755 });
+  const refused = run([faultChild, 'load', old], { uid: 65534, gid: 65534 });
+  expect((await refused.exited).code, refused.stderr()).toBe(0);
+  expect(refused.lines).toEqual([
+    `failed loads cannot stage their rows in ${old}.loads: it is not open to this user (a folder of one user's, made before staging folders were per user); its owner may open it to all: chmod 1777 '${old}.loads'`,
+  ]);
 });
 
 it('a recorder whose file is held for longer than its buffer lasts drops, counts and says so: stored + dropped = received, exit 1', {
