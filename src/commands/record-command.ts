@@ -174,22 +174,42 @@ export async function main(args: string[], out: Output = process.stdout): Promis
     process.on('SIGTERM', stop);
   });
   clearInterval(refresh);
+  const unstoredNow = () => recorders.reduce((sum, recorder) => sum + recorder.pending + recorder.dropped, 0);
+  const dropped = () => recorders.reduce((sum, recorder) => sum + recorder.dropped, 0);
+  /** The last line when sets were not stored: how many, dropped or left unwritten, and why. */
+  const lostLine = (unstored: number, why: string) => {
+    const parts = [
+      dropped() > 0 ? `${dropped()} dropped while the file stayed busy` : '',
+      unstored - dropped() > 0 ? `${unstored - dropped()} left unwritten` : '',
+    ].filter((part) => part !== '');
+    return `stopped: ${unstored} received sets could NOT be stored in ${values.db}: ${parts.join(', ')} (${why})\n`;
+  };
+  // The last writes may wait for a busy file (each up to --wait, three tries): a second Ctrl-C
+  // abandons them, and still says what was lost (a write under way is stored whole or not at all).
+  const abandon = () => {
+    if (out.isTTY) out.write('\r\x1b[K');
+    out.write(lostLine(unstoredNow(), 'abandoned by a second Ctrl-C'));
+    process.exit(1);
+  };
+  process.once('SIGINT', abandon);
+  process.once('SIGTERM', abandon);
+  if (recorders.some((recorder) => recorder.pending > 0)) {
+    if (out.isTTY) out.write('\r\x1b[K');
+    out.write(
+      `stopping: storing ${recorders.reduce((sum, r) => sum + r.pending, 0)} received sets (Ctrl-C again abandons them)\n`,
+    );
+  }
   // close() stops the recorders, each writing what it received first, and counts what it could not.
   const unstored = await store.close();
+  process.off('SIGINT', abandon);
+  process.off('SIGTERM', abandon);
   await disconnect();
   status(true);
   if (unstored === 0) {
     out.write(`stopped: everything received is stored in ${values.db}\n`);
     return;
   }
-  const dropped = recorders.reduce((sum, recorder) => sum + recorder.dropped, 0);
   const reason = (lastError as Error | null)?.message ?? 'the store could not be written';
   process.exitCode = 1;
-  const parts = [
-    dropped > 0 ? `${dropped} dropped while the file stayed busy` : '',
-    unstored - dropped > 0 ? `${unstored - dropped} left unwritten` : '',
-  ].filter((part) => part !== '');
-  out.write(
-    `stopped: ${unstored} received sets could NOT be stored in ${values.db}: ${parts.join(', ')} (last error: ${reason})\n`,
-  );
+  out.write(lostLine(unstored, `last error: ${reason}`));
 }

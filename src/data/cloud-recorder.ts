@@ -111,6 +111,30 @@ const SKEW_MS = 5_000;
 /** How long after its log entry's time a live row may arrive and still be the same change, in ms. */
 const LIVE_WINDOW_MS = 60_000;
 
+/**
+ * The recorders running on each cloud, and whether the first of them connected it: the last one
+ * to stop then disconnects it (not the first: the others would go on recording nothing).
+ */
+const cloudUsers = new WeakMap<Cloud, { recorders: number; connectedByRecorders: boolean }>();
+
+/** A recorder starts using `cloud` (before it connects it). */
+function joinCloud(cloud: Cloud): void {
+  let entry = cloudUsers.get(cloud);
+  if (entry === undefined || entry.recorders === 0) {
+    // A cloud that holds no socket yet is the recorders' own to close; one already connected is the caller's.
+    entry = { recorders: 0, connectedByRecorders: cloud.state === 'idle' || cloud.state === 'failed' };
+    cloudUsers.set(cloud, entry);
+  }
+  entry.recorders++;
+}
+
+/** A recorder is done with `cloud`: the last one disconnects it if recorders connected it. */
+async function leaveCloud(cloud: Cloud): Promise<void> {
+  const entry = cloudUsers.get(cloud);
+  if (entry === undefined || --entry.recorders > 0 || !entry.connectedByRecorders) return;
+  await cloud.disconnect().catch(() => undefined);
+}
+
 /** The columns of a recorded table. */
 const ACTIVITY_COLUMNS =
   'project VARCHAR, "timestamp" TIMESTAMP, "user" VARCHAR, verb VARCHAR, name VARCHAR, value VARCHAR, source VARCHAR, received TIMESTAMP';
@@ -150,8 +174,8 @@ export class CloudRecorder extends TypedEmitter<CloudRecorderEvents> {
   #running = false;
   #stopping: Promise<void> | null = null;
   #starting: Promise<void> | null = null;
-  /** Whether this recorder's start connected the cloud: its stop then disconnects it. */
-  #connectedIt = false;
+  /** Whether this recorder uses the cloud (see `joinCloud`): its stop leaves it. */
+  #usesCloud = false;
   /** Consecutive failed writes: the retry waits longer after each. */
   #failedFlushes = 0;
 
@@ -269,8 +293,8 @@ export class CloudRecorder extends TypedEmitter<CloudRecorderEvents> {
     if (this.#running) return;
     await this.#stopping;
     this.#stopping = null;
-    if (this.#file.realPath !== ':memory:')
-      this.#claim = await claimRecording(this.#file.realPath, this.table, this.#cloud.projectId);
+    // An in-memory store is claimed too: two recorders of one project into it would store it twice.
+    this.#claim = await claimRecording(this.#file.database, this.table, this.#cloud.projectId);
     try {
       await this.#begin();
     } catch (error) {
@@ -305,16 +329,16 @@ export class CloudRecorder extends TypedEmitter<CloudRecorderEvents> {
     this.#running = true;
     this.#cloud.on('set', this.#onSet);
     this.#cloud.on('connect', this.#onConnect);
-    // A cloud that holds no socket yet is the recorder's own to close; one already connected is the caller's.
-    this.#connectedIt = this.#cloud.state === 'idle' || this.#cloud.state === 'failed';
+    joinCloud(this.#cloud);
+    this.#usesCloud = true;
     try {
       await this.#cloud.connect();
     } catch (error) {
       this.#running = false;
       this.#cloud.off('set', this.#onSet);
       this.#cloud.off('connect', this.#onConnect);
-      if (this.#connectedIt) await this.#cloud.disconnect().catch(() => undefined); // no retries left behind
-      this.#connectedIt = false;
+      this.#usesCloud = false;
+      await leaveCloud(this.#cloud); // no retries left behind
       throw error;
     }
     await this.#flush();
@@ -335,9 +359,10 @@ export class CloudRecorder extends TypedEmitter<CloudRecorderEvents> {
   /**
    * Stops recording and settles once everything received is stored, or once a last write failed
    * ({@link CloudRecorder.pending} says how many sets are not stored). The cloud connection is
-   * closed if the recorder's start opened it (a cloud that was not connected when `recordCloud`
-   * got it, as `store.recordCloud(session.cloud(id))`), so nothing keeps the process alive; a
-   * cloud that was already connected stays connected (it is the caller's to `disconnect()`).
+   * closed if a recorder's start opened it (a cloud that was not connected when `recordCloud`
+   * got it, as `store.recordCloud(session.cloud(id))`) and no other recorder still uses it, so
+   * nothing keeps the process alive; a cloud that was already connected stays connected (it is
+   * the caller's to `disconnect()`).
    */
   stop(): Promise<void> {
     // A stop while a start runs (a store closed meanwhile) stops the recorder once it has started.
@@ -351,8 +376,8 @@ export class CloudRecorder extends TypedEmitter<CloudRecorderEvents> {
       this.#pollTimer = null;
       if (this.#flushTimer !== null) clearTimeout(this.#flushTimer);
       this.#flushTimer = null;
-      const closing = this.#connectedIt ? this.#cloud.disconnect().catch(() => undefined) : undefined;
-      this.#connectedIt = false;
+      const closing = this.#usesCloud ? leaveCloud(this.#cloud) : undefined;
+      this.#usesCloud = false;
       await this.#polling?.catch(() => undefined);
       // A last write that fails is tried twice more before the recorder reports what it could not store.
       for (let attempt = 0; attempt < 3 && this.#queue.length > 0; attempt++) {

@@ -10,13 +10,13 @@
  * The lock is DuckDB's own open: DuckDB takes the operating system's lock on the file (`fcntl`),
  * which the kernel drops the moment its process dies and never hands over while it lives (a
  * process stopped with Ctrl-Z keeps it until it resumes or dies). Such locks belong to a process,
- * not to an open: two opens of one file in one process would both succeed. So a process opens a
- * file through one {@link FileTurns} per real path (the registry below), whatever its stores and
- * names for it. A waiter tries the open again once Linux's list of locks shows the holder let go
+ * not to an open: two opens of one file in one process would both succeed (and each checkpoint
+ * would overwrite the other's writes). So a process opens a file through one {@link FileTurns} per
+ * real path and inode (the registry below), whatever its stores and names for it. A waiter tries the open again once Linux's list of locks shows the holder let go
  * (or after a growing pause), and touches `<file>.waiting`, which tells a busy holder to leave a
  * longer gap between its turns (fairness only: never what excludes).
  */
-import { readFile, realpath, stat, utimes, writeFile } from 'node:fs/promises';
+import { readFile, readlink, realpath, stat, utimes, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import type { DuckDB } from './duckdb-module.js';
@@ -67,13 +67,26 @@ export class StoreBusyError extends Error {
 /** Reads who holds a file from DuckDB's lock error (`… Conflicting lock is held in /usr/bin/node (PID 9301)`). */
 async function holderOf(message: string): Promise<FileHolder | undefined> {
   const pid = /\(PID (\d+)\)/.exec(message)?.[1];
-  if (pid === undefined) return undefined;
-  const holder: FileHolder = { pid: Number(pid) };
+  return pid === undefined ? undefined : processInfo(Number(pid));
+}
+
+/**
+ * Another process's command line as a message may show it: control characters (a terminal's
+ * escape sequences, line breaks) replaced, at most 80 characters. It is that process's to choose.
+ */
+export function shownCommand(command: string): string {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it removes
+  const plain = command.replace(/[\u0000-\u001f\u007f-\u009f]/g, '?');
+  return plain.length > 80 ? `${plain.slice(0, 79)}…` : plain;
+}
+
+/** A process as `/proc` tells it: its command line (shortened) and state, where they may be read. */
+export async function processInfo(pid: number): Promise<FileHolder> {
+  const holder: FileHolder = { pid };
   const cmdline = await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '');
   if (cmdline !== '') {
     const words = cmdline.split('\0').filter((word) => word !== '');
-    const command = words.map((word, i) => (i < 2 ? basename(word) : word)).join(' ');
-    holder.command = command.length > 80 ? `${command.slice(0, 79)}…` : command;
+    holder.command = shownCommand(words.map((word, i) => (i < 2 ? basename(word) : word)).join(' '));
   }
   // The state is the field after the command's name (which is in parentheses and may hold spaces).
   const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '');
@@ -105,16 +118,39 @@ function isLockConflict(message: string): boolean {
 }
 
 /**
- * The real path of a store file (its folder's, with its name, when it does not exist yet): the
- * key of the registry, so that two names of one file share one open.
+ * The real path of a store file (its folder's, with its name, when it does not exist yet, after
+ * the links that lead to it: DuckDB creates a dangling link's target): the key of the registry,
+ * so that two names of one file share one open.
  */
-async function realPathOf(path: string): Promise<string> {
+async function realPathOf(path: string, hops = 0): Promise<string> {
   try {
     return await realpath(path);
   } catch {
+    const target = hops < 40 ? await readlink(path).catch(() => null) : null;
+    if (target !== null) return realPathOf(resolve(dirname(path), target), hops + 1);
     const folder = await realpath(dirname(path)).catch(() => dirname(path));
     return join(folder, basename(path));
   }
+}
+
+/**
+ * Refuses a path DuckDB cannot keep: it names a file's write-ahead log by cutting the path at a
+ * `?` (as a URL's query), after following links, so its log would go elsewhere, or nowhere.
+ * `real` is the path once links are followed, when it differs.
+ */
+export function assertKeepablePath(path: string, real = path): void {
+  if (!real.includes('?')) return;
+  throw new RangeError(
+    `DuckDB cannot keep a store whose path holds "?" (its write-ahead log would go elsewhere): rename ${path}${
+      real === path ? '' : ` (which is ${real})`
+    }`,
+  );
+}
+
+/** The device and inode of a file, when it exists: hard links of one file share them, not their real paths. */
+async function identityOf(path: string): Promise<string | null> {
+  const info = await stat(path).catch(() => undefined);
+  return info === undefined ? null : `${info.dev}:${info.ino}`;
 }
 
 /** The open of one file in this process, shared by all its stores (see the file's comment). */
@@ -135,12 +171,16 @@ class FileTurns {
     this.duck = duck;
     this.path = path;
     this.#key = key;
+    this.database = path === ':memory:' ? `in-memory store ${++memories} of process ${process.pid}` : key;
   }
 
   /** The file's real path (`:memory:` for memory). */
   get key(): string {
     return this.#key;
   }
+
+  /** What tells this database from every other: the file's real path, or which in-memory one. */
+  readonly database: string;
 
   push(task: Task): void {
     this.#queue.push(task);
@@ -300,6 +340,9 @@ class FileTurns {
   }
 }
 
+/** In-memory databases made so far (each is its own). */
+let memories = 0;
+
 /** The files this process has open, by real path (see the file's comment). */
 const registry = new Map<string, FileTurns>();
 
@@ -331,7 +374,15 @@ export class SharedFile {
     }
     const absolute = resolve(path);
     const key = await realPathOf(absolute);
-    let turns = registry.get(key);
+    assertKeepablePath(absolute, key);
+    // Another name of an open file: a hard link has a real path of its own, but the same inode.
+    const identity = await identityOf(key);
+    const others = await Promise.all(
+      [...registry.values()].map(async (open) => ({ open, identity: await identityOf(open.key) })),
+    );
+    let turns =
+      registry.get(key) ??
+      (identity === null ? undefined : others.find((other) => other.identity === identity)?.open);
     if (turns === undefined) {
       turns = new FileTurns(duck, absolute, key);
       registry.set(key, turns);
@@ -353,6 +404,11 @@ export class SharedFile {
   /** The file's real path (links resolved), or `:memory:`. */
   get realPath(): string {
     return this.#turns.key;
+  }
+
+  /** The file's real path, or which in-memory database (`in-memory store 2 of process 4711`). */
+  get database(): string {
+    return this.#turns.database;
   }
 
   /**

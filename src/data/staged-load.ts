@@ -1,6 +1,6 @@
 /**
  * `store.load()` on a shared file: the walk is written into a staging file of its own (beside the
- * store, in `<file>.loads/u<uid>/`), with DuckDB's appender and without holding the store; then, in one
+ * store's real file, links followed, in `<file>.loads/u<uid>/`), with DuckDB's appender and without holding the store; then, in one
  * turn on the store and one transaction, the staged rows move in (`INSERT … SELECT` from the
  * attached staging file), replacing rows of the same key. So a long crawl never keeps recorders
  * and queries of other processes waiting (only the move does, about a second for a million rows),
@@ -14,7 +14,7 @@
  * without `resume`) are removed when a store opens and before each load.
  */
 import { createHash, randomUUID } from 'node:crypto';
-import { chmod, lstat, mkdir, readdir, rm, stat } from 'node:fs/promises';
+import { chmod, lstat, mkdir, readdir, realpath, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
@@ -67,7 +67,21 @@ async function makeStagingFolder(path: string, folder: string): Promise<void> {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
     }
   }
-  await mkdir(folder, { recursive: true, mode: 0o700 });
+  await mkdir(folder, { recursive: true, mode: 0o700 }).catch((error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EACCES' || path === ':memory:') throw error;
+    throw new Error(
+      `loads cannot stage their rows in ${dirname(folder)}: it is not open to this user (a folder of one user's, ` +
+        `made before staging folders were per user); its owner may open it to all: chmod 1777 '${dirname(folder)}'`,
+      { cause: error },
+    );
+  });
+  // The temporary folder of an in-memory store is the environment's (TMPDIR), and may hold a "?".
+  if ((await realpath(folder)).includes('?'))
+    throw new RangeError(
+      `loads stage their rows in ${folder}, whose path holds "?", which DuckDB cannot keep (it would write elsewhere): ${
+        path === ':memory:' ? 'set TMPDIR to another folder' : 'rename it'
+      }`,
+    );
   const info = await lstat(folder);
   const uid = process.getuid?.();
   if (!info.isDirectory() || (uid !== undefined && info.uid !== uid)) {
@@ -82,7 +96,7 @@ async function makeStagingFolder(path: string, folder: string): Promise<void> {
  * live process's files, and a resumable walk's (`walk-…`, kept on purpose), are left alone.
  */
 export async function sweepStaging(store: SharedFile): Promise<void> {
-  const folder = stagingFolder(store.path);
+  const folder = stagingFolder(store.realPath);
   for (const name of await readdir(folder).catch(() => [] as string[])) {
     const pid = /^p(\d+)-/.exec(name)?.[1];
     if (pid !== undefined && processIsGone(Number(pid)))
@@ -118,8 +132,10 @@ export async function stagedLoad(
   checkTableName(table);
   if (options === null || typeof options !== 'object') throw new TypeError('load options must be an object');
   const walk = options.resume === true ? table : typeof options.resume === 'string' ? options.resume : null;
-  const folder = stagingFolder(store.path);
-  await makeStagingFolder(store.path, folder);
+  // Beside the file itself, whatever the name it was opened by: a walk begun through a link is
+  // resumed (and moved in once) through the file's own name too.
+  const folder = stagingFolder(store.realPath);
+  await makeStagingFolder(store.realPath, folder);
   await sweepStaging(store);
   const file =
     walk === null || store.path === ':memory:'

@@ -21,7 +21,7 @@ import { type ExportOptions, exportTo, type FileFormat, type ImportResult, impor
 import type { LoadOptions, LoadResult } from './load.js';
 import type { LoadSource } from './load-sources.js';
 import { plainRow, toParameters } from './query-values.js';
-import { SharedFile } from './shared-file.js';
+import { assertKeepablePath, SharedFile } from './shared-file.js';
 import { quoteName } from './sql-names.js';
 import { statementOf } from './sql-template.js';
 import { MOVES_TABLE, stagedLoad, sweepStaging } from './staged-load.js';
@@ -100,12 +100,8 @@ export class Store {
     if (path !== ':memory:') {
       // Resolved once: a later chdir must not send the store to another file.
       path = resolve(path);
-      // DuckDB names its write-ahead log by cutting the path at a '?' (as a URL's query): the
-      // log of such a file would go elsewhere, or nowhere.
-      if (path.includes('?'))
-        throw new RangeError(
-          `DuckDB cannot keep a store whose path holds "?" (its write-ahead log would go elsewhere): rename ${path}`,
-        );
+      // Refused now; a link to such a path is refused when the store opens.
+      assertKeepablePath(path);
     }
     this.path = path;
     this.wait = assertSeconds(options.wait ?? DEFAULT_WAIT, 'wait');
@@ -231,8 +227,9 @@ export class Store {
    * on from the last stored log entry. Answers the running recorder (`stop()`, live counts).
    *
    * A cloud that is not connected yet (`store.recordCloud(session.cloud(id))`) is the recorder's:
-   * it connects it and its `stop()` (or this store's `close()`) disconnects it. A cloud already
-   * connected stays connected after `stop()`; its owner disconnects it.
+   * it connects it and its `stop()` (or this store's `close()`) disconnects it, once no other
+   * recorder (of this store or another) records from it. A cloud already connected stays
+   * connected after `stop()`; its owner disconnects it.
    */
   async recordCloud(cloud: Cloud, options: RecordCloudOptions = {}): Promise<CloudRecorder> {
     const recorder = new CloudRecorder(await this.#context(), cloud, options);

@@ -123,3 +123,28 @@ it('records several projects into one table, and says so when what it received c
   ]);
   await store.close();
 });
+
+it('a second Ctrl-C while the last writes wait for a busy file abandons them, says how many, and exits 1', async () => {
+  const file = join(dir, 'twice.duckdb');
+  const host = ctx.sandbox.alternateCloudHost;
+  const run = record(['game-twice', '--db', file, '--host', host, '--contact', '@tester', '--wait', '30']);
+  await run.until((line) => line === 'Ctrl-C stops');
+  const release = await holdFile(file);
+  const writer = Cloud.alternate('game-twice', {
+    host,
+    purpose: 'tests',
+    contact: '@tester',
+    username: 'writer',
+  });
+  for (let i = 1; i <= 5; i++) await writer.setVar('level', i);
+  await run.until((line) => /^stored 0 · live 5 /.test(line));
+  run.proc.kill('SIGINT');
+  await run.until((line) => line === 'stopping: storing 5 received sets (Ctrl-C again abandons them)');
+  run.proc.kill('SIGINT');
+  expect(await run.exited).toEqual({ code: 1, signal: null });
+  release();
+  await writer.disconnect();
+  expect(run.lines.at(-1)).toBe(
+    `stopped: 5 received sets could NOT be stored in ${file}: 5 left unwritten (abandoned by a second Ctrl-C)`,
+  );
+});

@@ -234,6 +234,60 @@ it('stop() disconnects a cloud the recorder connected, and leaves one its caller
   await shared.disconnect();
 });
 
+it('one recorder per project and table of an in-memory store too: a second fails, another store may record it', async () => {
+  const session = await ctx.login(1);
+  const project = ctx.sandbox.cloudProjectId;
+  const memory = await openStore();
+  const other = await openStore();
+  await memory.recordCloud(session.cloud(project), { logs: false });
+  await expect(memory.recordCloud(session.cloud(project), { logs: false })).rejects.toThrow(
+    new RegExp(
+      `^project ${project} is already being recorded into table "cloud_activity" of in-memory store \\d+ of process ${process.pid} by process ${process.pid}`,
+    ),
+  );
+  await other.recordCloud(session.cloud(project), { logs: false });
+  const writer = (await ctx.login(0)).cloud(project);
+  await writer.setVar('in memory', 3);
+  for (const store of [memory, other]) {
+    const deadline = Date.now() + 10_000;
+    const rows = () => store.query("select value from cloud_activity where name = 'in memory'");
+    while ((await rows()).length === 0) {
+      if (Date.now() > deadline) throw new Error('the set was not stored in 10 s');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(await rows()).toEqual([{ value: '3' }]);
+    expect(await store.close()).toBe(0);
+  }
+  await writer.disconnect();
+});
+
+it('two recorders of one cloud (two stores): the first to stop leaves it connected for the other, the last closes it', async () => {
+  const session = await ctx.login(1);
+  const project = ctx.sandbox.cloudProjectId;
+  const file = await openStore(join(dir, 'two-of-one-cloud.duckdb'));
+  const memory = await openStore();
+  const cloud = session.cloud(project);
+  const first = await file.recordCloud(cloud, { logs: false });
+  const second = await memory.recordCloud(cloud, { logs: false });
+  await first.stop();
+  expect(cloud.state).toBe('open');
+  const writer = (await ctx.login(0)).cloud(project);
+  await writer.setVar('shared', 5);
+  const deadline = Date.now() + 10_000;
+  while (second.counts.stored === 0) {
+    if (Date.now() > deadline)
+      throw new Error(`the second recorder stored nothing: ${second}, cloud ${cloud.state}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  expect(await memory.query("select value from cloud_activity where name = 'shared'")).toEqual([
+    { value: '5' },
+  ]);
+  expect(await memory.close()).toBe(0);
+  expect(cloud.state).toBe('idle');
+  expect(await file.close()).toBe(0);
+  await writer.disconnect();
+});
+
 it("the README's recorder example ends by itself: stop() closed the recorder's connection", {
   timeout: 90_000,
 }, async () => {

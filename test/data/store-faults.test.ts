@@ -9,6 +9,7 @@ import {
   chmodSync,
   copyFileSync,
   existsSync,
+  linkSync,
   mkdirSync,
   readdirSync,
   rmSync,
@@ -54,6 +55,16 @@ afterAll(() => {
   }
   rmSync(dir, { recursive: true, force: true });
 });
+
+/** A recorder child recording the sandbox's cloud project into `file`. */
+function recordInto(file: string): LinesChild {
+  const child = startChild(
+    [recorderChild, file, String(ctx.sandbox.cloudProjectId)],
+    recorderChildEnv(ctx.sandbox),
+  );
+  started.push(child);
+  return child;
+}
 
 function run(args: string[], options: { uid?: number; gid?: number } = {}): LinesChild {
   const child = startChild(args, process.env, options);
@@ -251,6 +262,61 @@ it('two stores of one process, and two names of one file, share one open of it',
   await b.close();
 });
 
+it('a hard link and a dangling symbolic link of one file share its open too: no write of either store is lost', async () => {
+  const folder = join(dir, 'links');
+  mkdirSync(folder);
+  const file = join(folder, 'one.duckdb');
+  // The link points at a file nobody made yet (DuckDB makes it, through the link).
+  symlinkSync('one.duckdb', join(folder, 'ahead.duckdb'));
+  const ahead = new Store(join(folder, 'ahead.duckdb'));
+  const direct = new Store(file);
+  await Promise.all([ahead.query('CREATE TABLE a (n INTEGER)'), direct.query('CREATE TABLE b (n INTEGER)')]);
+  linkSync(file, join(folder, 'hard.duckdb'));
+  const hard = new Store(join(folder, 'hard.duckdb'));
+  const stores = [ahead, direct, hard];
+  await Promise.all(
+    Array.from({ length: 60 }, (_, i) =>
+      stores[i % 3]!.query(`INSERT INTO ${i % 2 ? 'a' : 'b'} SELECT ${i} FROM range(100)`),
+    ),
+  );
+  for (const store of stores) await store.close();
+  const after = await openStore(file);
+  expect(
+    await after.query(
+      'SELECT (SELECT count(*) FROM a)::INTEGER AS a, (SELECT count(*) FROM b)::INTEGER AS b',
+    ),
+  ).toEqual([{ a: 3000, b: 3000 }]);
+  await after.close();
+});
+
+it("a walk begun through a symbolic link resumes through the file's own name: its rows once", async () => {
+  const folder = join(dir, 'resume-names');
+  mkdirSync(folder);
+  const file = join(folder, 'real.duckdb');
+  symlinkSync('real.duckdb', join(folder, 'link.duckdb'));
+  function* cut() {
+    for (let n = 0; n < 60; n++) yield { n };
+    throw new Error('the walk was cut');
+  }
+  const viaLink = await openStore(join(folder, 'link.duckdb'));
+  await expect(viaLink.load('w', cut(), { resume: true, key: false, batchSize: 10 })).rejects.toThrow(
+    'the walk was cut',
+  );
+  await viaLink.close();
+  const direct = await openStore(file);
+  const all = Array.from({ length: 100 }, (_, n) => ({ n }));
+  const result = await direct.load('w', all, { resume: true, key: false, batchSize: 10 });
+  expect(result.resumedFrom).toBe(60);
+  // Nothing of the walk is left to be moved in again through the link.
+  await direct.close();
+  const again = await openStore(join(folder, 'link.duckdb'));
+  await again.load('w', [], { resume: true, key: false });
+  expect(await again.query('SELECT count(*)::INTEGER AS n, count(DISTINCT n)::INTEGER AS d FROM w')).toEqual([
+    { n: 100, d: 100 },
+  ]);
+  await again.close();
+});
+
 it('loads that stage different types for one column at once all move in: the column widens', async () => {
   const store = await openStore(join(dir, 'widen.duckdb'));
   // Both walks start (and read the table's columns) before either moves in.
@@ -298,6 +364,29 @@ it('odd paths work, resumable loads included; a path DuckDB cannot keep ("?") is
   }
   expect(() => new Store(join(dir, 'what?.duckdb'))).toThrow(RangeError);
   expect(() => new Store(join(dir, 'a?b', 'x.duckdb'))).toThrow(/cannot keep a store whose path holds "\?"/);
+  // A link to such a path is refused when the store opens, before DuckDB writes anything.
+  const odd = join(dir, 'q?folder');
+  mkdirSync(odd);
+  symlinkSync(join(odd, 'x.duckdb'), join(dir, 'to-odd.duckdb'));
+  const linked = new Store(join(dir, 'to-odd.duckdb'));
+  await expect(linked.query('SELECT 1')).rejects.toThrow(
+    /cannot keep a store whose path holds "\?".*which is .*q\?folder/,
+  );
+  await linked.close();
+  expect(readdirSync(odd)).toEqual([]);
+  // An in-memory store's loads stage in the temporary folder: one whose path holds "?" is refused.
+  const saved = process.env.TMPDIR;
+  process.env.TMPDIR = odd;
+  try {
+    const memory = await openStore();
+    await expect(memory.load('t', [{ id: 1 }])).rejects.toThrow(
+      /stage their rows in .*q\?folder.*set TMPDIR to another folder/,
+    );
+    await memory.close();
+  } finally {
+    if (saved === undefined) delete process.env.TMPDIR;
+    else process.env.TMPDIR = saved;
+  }
 });
 
 it('a store in a folder this user may not write is read (DuckDB opens it read-only)', async () => {
@@ -344,6 +433,17 @@ it('two users load into in-memory stores, and into one store file: each stages i
   const after = await openStore(file);
   expect(await after.query('SELECT count(*)::INTEGER AS n FROM t')).toEqual([{ n: 1001 }]);
   await after.close();
+
+  // A '<file>.loads/' of one user's (the layout before per-user folders) keeps the others out, and says so.
+  const old = join(folder, 'old.duckdb');
+  copyFileSync(file, old);
+  chmodSync(old, 0o666);
+  mkdirSync(`${old}.loads`, { mode: 0o755 });
+  const refused = run([faultChild, 'load', old], { uid: 65534, gid: 65534 });
+  expect((await refused.exited).code, refused.stderr()).toBe(0);
+  expect(refused.lines).toEqual([
+    `failed loads cannot stage their rows in ${old}.loads: it is not open to this user (a folder of one user's, made before staging folders were per user); its owner may open it to all: chmod 1777 '${old}.loads'`,
+  ]);
 });
 
 it('a recorder whose file is held for longer than its buffer lasts drops, counts and says so: stored + dropped = received, exit 1', {
@@ -397,12 +497,7 @@ it('two recorders of one project on one file started together: one records, the 
 }, async () => {
   const file = join(dir, 'two-recorders.duckdb');
   const project = ctx.sandbox.cloudProjectId;
-  const env = recorderChildEnv(ctx.sandbox);
-  const [a, b] = [0, 1].map(() => {
-    const child = startChild([recorderChild, file, String(project)], env);
-    started.push(child);
-    return child;
-  }) as [LinesChild, LinesChild];
+  const [a, b] = [recordInto(file), recordInto(file)];
   const outcome = await Promise.race([
     a.exited.then(() => ({ lost: a, won: b })),
     b.exited.then(() => ({ lost: b, won: a })),
@@ -437,4 +532,48 @@ it('two recorders of one project on one file started together: one records, the 
   expect(rows).toEqual(Array.from({ length: 20 }, (_, i) => ({ value: String(i + 1), n: 1 })));
   await store.close();
   await writer.disconnect();
+});
+
+it('a recorder stopped with SIGSTOP keeps its project: a second fails naming it as stopped; resumed, the first records on', {
+  timeout: 60_000,
+}, async () => {
+  const file = join(dir, 'stopped-recorder.duckdb');
+  const project = ctx.sandbox.cloudProjectId;
+  const first = recordInto(file);
+  await first.until((line) => line.startsWith('recording '));
+  first.proc.kill('SIGSTOP');
+  // It cannot answer who it is: the second finds it in /proc, and gives up asking (closes its socket).
+  const second = recordInto(file);
+  expect((await second.exited).code).toBe(1);
+  expect(second.stderr()).toMatch(
+    new RegExp(`RecorderBusyError: .* by process ${first.proc.pid} \\(.*\\), which is stopped \\(Ctrl-Z`),
+  );
+  // Resumed, it answers the asker that has gone, and records on.
+  first.proc.kill('SIGCONT');
+  const seen = first.lines.length;
+  const writer = (await ctx.login(0)).cloud(project);
+  await writer.setVar('resumed', 1);
+  await first.until((line) => line.startsWith('stored ') && first.lines.lastIndexOf(line) >= seen);
+  expect(first.proc.exitCode).toBe(null);
+  first.proc.kill('SIGKILL');
+  await first.exited;
+  await writer.disconnect();
+});
+
+it("a holder's command line is shown without its control characters (a terminal's escape sequences)", async () => {
+  const hostile = '\x1b]0;owned\x07\x1b[2J\nline two';
+  const holder = startChild([faultChild, 'hold', 'escapes.duckdb', hostile], process.env, { cwd: dir });
+  started.push(holder);
+  await holder.until((line) => line === 'held');
+  const store = new Store(join(dir, 'escapes.duckdb'), { wait: 0.2 });
+  const busy = await store.query('SELECT 1').catch((error: unknown) => error);
+  expect(busy).toBeInstanceOf(StoreBusyError);
+  expect((busy as StoreBusyError).holder?.command).toMatch(
+    / hold escapes\.duckdb \?\]0;owned\?\?\[2J\?line two$/,
+  );
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: none may reach the message
+  expect((busy as Error).message).not.toMatch(/[\u0000-\u001f]/);
+  holder.proc.kill('SIGKILL');
+  await holder.exited;
+  await store.close();
 });
