@@ -11,8 +11,9 @@ killed, a new kernel on the same ports; answers {"reply": null, "iopub": [], "ex
 (no shell reply: only its iopub messages), {"interrupt_after_reply": CODE} (executed, then
 interrupted as Jupyter does once its reply is in, its messages collected up to idle),
 {"after_reply": [CODE, NEXT]} (CODE executed, and NEXT sent the moment CODE's reply is in, before
-its idle; answers two results, CODE's and NEXT's), {"batch": [CODE, ...], "stop_on_error": BOOL} (sent all
-at once, then answered one by one), {"shutdown_after_reply": CODE} (last: executed, and the
+its idle; answers two results, CODE's and NEXT's), {"batch": [CODE, ...], "stop_on_error": BOOL, "release": PATH}
+(sent all at once, then answered one by one; with "release", the file PATH is made once all are sent,
+for a first cell that waits for it), {"shutdown_after_reply": CODE} (last: executed, and the
 shutdown request sent as soon as its reply is in, while its type check may still run; answers as
 "shutdown" does, with the execute reply as "execute_reply"), or {"shutdown": true} (last: the shutdown request on the
 control channel, then every iopub message of any parent until the kernel process exits, and
@@ -127,6 +128,8 @@ def main():
             if "batch" in request:
                 # Sent all at once, as "run all" does; then each reply and its messages in turn.
                 ids = [client.execute(code, stop_on_error=request.get("stop_on_error", True)) for code in request["batch"]]
+                if "release" in request:
+                    open(request["release"], "w").close()
                 replies = {}
                 while not all(msg_id in replies for msg_id in ids):
                     reply = client.get_shell_msg(timeout=timeout)

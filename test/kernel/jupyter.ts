@@ -210,7 +210,7 @@ export type DriveRequest =
   | { history: Record<string, unknown> }
   | { comm_info: string | null }
   | { comm: 'comm_open' | 'comm_msg' | 'comm_close'; content: Record<string, unknown> }
-  | { batch: string[]; stop_on_error?: boolean }
+  | { batch: string[]; stop_on_error?: boolean; release?: string }
   | { restart: true }
   | { shutdown_after_reply: string }
   | { shutdown: true }
