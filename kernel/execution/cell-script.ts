@@ -321,7 +321,8 @@ function importAssignment(js: string, statement: Node & { specifiers: Specifier[
       const imported = s.imported?.name ?? JSON.stringify(s.imported?.value ?? s.local.name);
       return `${imported}: ${s.local.name}`;
     });
-  if (!namespace) return `({ ${named.join(', ')} } = ${required});`;
+  // `;` first: the line before may end without one, and a `(` would call its value.
+  if (!namespace) return `;({ ${named.join(', ')} } = ${required});`;
   const rest = named.length > 0 ? ` ({ ${named.join(', ')} } = ${namespace.local.name});` : '';
   return `${namespace.local.name} = ${required};${rest}`;
 }

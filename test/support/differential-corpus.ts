@@ -330,6 +330,9 @@ export const DIFFERENTIAL_SESSIONS: readonly DiffSession[] = [
       "'use strict'\nconst tag = (s) => s.raw.join('|')\ntag`a${1}b`",
       'let picked = 0\nswitch (picked) { case 0: double(1)\n  picked = double(2)\n}\npicked',
       'semi = double(semi)\ndouble(semi)\n[semi, pair]',
+      // An import after a line without `;`: its names are assigned in parentheses.
+      "double(1)\nimport { join } from 'node:path'\njoin('a', String(semi))",
+      "let afterImport = double(semi)\nimport fs from 'node:fs'\nimport * as nodePath from 'node:path'\nimport { sep, basename as base } from 'node:path'\n[typeof fs.readFileSync, nodePath.sep === sep, base('x/y'), afterImport]",
     ],
   },
   {
