@@ -150,6 +150,10 @@ describe('a value shown', () => {
     expect(await run("({ token: 'x', get boom() { throw new Error('read'); } })")).toBe(
       "{ token: '[redacted]', boom: [Getter] }",
     );
+    // An array's own keys are redacted as an object's.
+    expect(await run("Object.assign([1, 2], { token: 'x', note: 'n' })")).toBe(
+      "[ 1, 2, token: '[redacted]', note: 'n' ]",
+    );
   });
 });
 

@@ -226,4 +226,11 @@ export const CELL_FORMS: readonly CellForm[] = [
     source: "'use strict'\nconst strictA = 1\nstrictA",
     shows: '1',
   },
+  {
+    // Shown as Node shows it (its target): none of its traps runs.
+    name: 'a proxy whose traps throw',
+    kernelOnly: "node's REPL shows a proxy as `Proxy [ target, handler ]` (test/repl/cell-forms.test.ts)",
+    source: "new Proxy({ b: 2 }, { getPrototypeOf() { throw new Error('trap ran'); } })",
+    shows: '{ b: 2 }',
+  },
 ];

@@ -225,6 +225,13 @@ export const DIFFERENTIAL_SESSIONS: readonly DiffSession[] = [
       'reads',
       'const proxy = new Proxy({}, { get: (_t, k) => `prop ${String(k)}` });\n(proxy as Record<string, string>).anything',
       'class Box2 { static #count = 0; static next() { return ++Box2.#count; } }\n[Box2.next(), Box2.next()]',
+      // Shown without running a proxy's traps, an array's getters or its class's constructor.
+      'let trapsRun = 0;\nconst watched = new Proxy({ a: 1 }, {\n  ownKeys(t) { trapsRun++; return Reflect.ownKeys(t); },\n  getPrototypeOf(t) { trapsRun++; return Reflect.getPrototypeOf(t); },\n});\nwatched',
+      'trapsRun',
+      'new Proxy({ b: 2 }, { getPrototypeOf() { throw new Error("trap ran"); } })',
+      'const indexed = [1];\nObject.defineProperty(indexed, 1, { get() { throw new Error("index getter ran"); }, enumerable: true });\nindexed',
+      'let stacks = 0;\nclass Stack<T> extends Array<T> {\n  constructor(...items: T[]) { super(...items); stacks++; }\n}\nconst stack = Stack.from([1, 2]);\nstack',
+      'stacks',
     ],
   },
   {
