@@ -88,7 +88,67 @@ export function installInterop(): void {
   };
   // `import(x)`: the module loaded once the promise is awaited, as `import()` does.
   interop.later = (load: () => unknown): Promise<unknown> => Promise.resolve().then(load);
+  interop.declare = declareNames;
+  interop.constant = makeConstant;
   Object.defineProperty(globalThis, Symbol.for(INTEROP_KEY), { value: interop, configurable: true });
+}
+
+const property = (value: unknown): PropertyDescriptor => ({
+  value,
+  writable: true,
+  enumerable: true,
+  configurable: true,
+});
+
+/**
+ * Before a cell runs, each name it declares becomes a property of `scope` it may assign. A name
+ * new to the scope is `undefined` (`var`, a function, an import), or, declared by `let`, `const`
+ * or `class` (`lexical`), unreadable until its declaration runs, as in a module (reading it throws
+ * a ReferenceError, the first assignment sets it). A name the scope has keeps its value (a later
+ * cell declares it again), made writable again if an earlier cell's `const` made it constant.
+ */
+function declareNames(scope: object, names: readonly string[], lexical: readonly string[]): void {
+  const isLexical = new Set(lexical);
+  for (const name of names) {
+    const held = Object.getOwnPropertyDescriptor(scope, name);
+    if (held === undefined) {
+      if (!isLexical.has(name)) Object.defineProperty(scope, name, property(undefined));
+      else
+        Object.defineProperty(scope, name, {
+          get() {
+            throw new ReferenceError(`Cannot access '${name}' before initialization`);
+          },
+          set(value: unknown) {
+            Object.defineProperty(scope, name, property(value));
+          },
+          enumerable: true,
+          configurable: true,
+        });
+    } else if (held.get) {
+      let value: unknown;
+      try {
+        value = held.get.call(scope);
+      } catch {
+        value = undefined; // never initialized: an earlier cell failed before its declaration
+      }
+      Object.defineProperty(scope, name, property(value));
+    }
+  }
+}
+
+/** After a `const` declaration runs: its names are constant, as in a module, for every later cell. */
+function makeConstant(scope: object, names: readonly string[]): void {
+  for (const name of names) {
+    const value: unknown = (scope as Record<string, unknown>)[name];
+    Object.defineProperty(scope, name, {
+      get: () => value,
+      set() {
+        throw new TypeError('Assignment to constant variable.');
+      },
+      enumerable: true,
+      configurable: true,
+    });
+  }
 }
 
 /** `Symbol.for` key of the kernel's cell scope; a second scope (a test's runner) gets `.2`, … */
@@ -474,6 +534,8 @@ export function scriptOf(js: string, scope: string = SCOPE_KEY, origin: Origin =
   const declared: string[] = [];
   /** `scope.f = f` for each hoisted function, before the cell's first statement. */
   const hoisted: string[] = [];
+  /** The names declared by `let`, `const` and `class`: unreadable until their declaration runs. */
+  const lexical: string[] = [];
   let hasToplevelAwait = false;
   // The last expression's capture goes first at its place (before a call's `(0, `): made now,
   // named once the cell's names are known.
@@ -521,12 +583,17 @@ export function scriptOf(js: string, scope: string = SCOPE_KEY, origin: Origin =
         // esbuild's helpers (`var __decorateClass = …`) stay the cell's own.
         if (kind === 'var' && names.every((name) => name.startsWith('__'))) break;
         declared.push(...names);
+        if (kind !== 'var') lexical.push(...names);
         rewriteCalls(statement, edits);
         edits.push({ at: statement.start, remove: first.start - statement.start, insert: 'void (' });
         // `let x;` declares a fresh `x`; `var x;` keeps its value, as JavaScript does.
         for (const d of declarations)
           if (d.init === null && kind !== 'var') edits.push({ at: d.end, remove: 0, insert: ' = undefined' });
-        edits.push({ at: last.end, remove: 0, insert: ')' });
+        edits.push({
+          at: last.end,
+          remove: 0,
+          insert: kind === 'const' ? `, ${INTEROP}.constant(${SCOPE}, ${JSON.stringify(names)}))` : ')',
+        });
         continue;
       }
       case 'FunctionDeclaration': {
@@ -542,6 +609,7 @@ export function scriptOf(js: string, scope: string = SCOPE_KEY, origin: Origin =
         const id = (statement as Node & { id: Identifier | null }).id;
         if (id) {
           declared.push(id.name);
+          lexical.push(id.name);
           edits.push({ at: statement.start, remove: 0, insert: `${id.name} = ` });
           edits.push({ at: statement.end, remove: 0, insert: ';' });
         }
@@ -580,7 +648,7 @@ export function scriptOf(js: string, scope: string = SCOPE_KEY, origin: Origin =
   const ensure =
     names.length === 0
       ? ''
-      : `for (var ${SCOPE}Name of ${JSON.stringify(names)}) if (!(${SCOPE}Name in ${SCOPE})) ${SCOPE}[${SCOPE}Name] = undefined;`;
+      : `${INTEROP}.declare(${SCOPE}, ${JSON.stringify(names)}, ${JSON.stringify([...new Set(lexical)])});`;
   const head =
     `var ${SCOPE} = globalThis[Symbol.for(${JSON.stringify(scope)})], ${EXPORTS} = exports, ${REQUIRE} = require, ` +
     `${INTEROP} = globalThis[Symbol.for(${JSON.stringify(INTEROP_KEY)})]; ${ensure}` +

@@ -343,6 +343,28 @@ export const DIFFERENTIAL_SESSIONS: readonly DiffSession[] = [
     ],
   },
   {
+    // A cell's `let`, `const` and `class` cannot be read before their line runs, and a `const`
+    // stays constant for every later cell, as in one module.
+    name: 'constants and the temporal dead zone',
+    replDiffers: "the REPL's top-level names are globals its transpile declares with var",
+    cells: [
+      "let tdzSeen = 'none';\ntry { tdzSeen = String(laterLet); } catch (e) { tdzSeen = (e as Error).message; }\nlet laterLet = 1;\n[tdzSeen, laterLet]",
+      "let typeofSeen = 'none';\ntry { typeofSeen = typeof laterConst; } catch (e) { typeofSeen = (e as Error).name; }\nconst laterConst = 2;\ntypeofSeen",
+      "let classSeen = 'none';\ntry { new LateClass(); } catch (e) { classSeen = (e as Error).message; }\nclass LateClass {}\nclassSeen",
+      'const fixed = 1;\nfixed',
+      "let assignSeen = 'none';\ntry { fixed = 2; } catch (e) { assignSeen = (e as Error).message; }\n[assignSeen, fixed]",
+      "let loopSeen = 'none';\ntry { for (fixed of [3]) { } } catch (e) { loopSeen = (e as Error).name; }\n[loopSeen, fixed]",
+      "let patternSeen = 'none';\ntry { ({ fixed } = { fixed: 4 }); } catch (e) { patternSeen = (e as Error).name; }\n[patternSeen, fixed]",
+      'fixed++',
+      'function readsLater() { return lateName; }\n"declared"',
+      "let lateSeen = 'none';\ntry { readsLater(); } catch (e) { lateSeen = (e as Error).message; }\nconst lateName = 'set';\n[lateSeen, readsLater()]",
+      'const { dd1 = fixed + 1, dd2 = String(dd1) } = {} as { dd1?: number; dd2?: string };\n[dd1, dd2]',
+      'let mutable = fixed;\nmutable = 10;\nmutable',
+      // The hazard of a line without `;`: Node reads `[1, 2][asiHazard.length]`.
+      'const asiHazard = [1, 2]\n[asiHazard.length]',
+    ],
+  },
+  {
     name: 'a cell that declares names and fails last',
     cells: [
       'const before = 1;\nbefore',
