@@ -207,6 +207,11 @@ export const DIFFERENTIAL_SESSIONS: readonly DiffSession[] = [
       'rethrow()',
       'Symbol() + ""',
       'BigInt(1.5)',
+      // What the kernel's `(0, f)(…)` rewrite leaves to V8's message is the call as written.
+      "const notCallable = 5 as unknown as () => void, makesNothing = () => undefined as unknown as () => void;\n'declared'",
+      'notCallable()',
+      'makesNothing()()',
+      'notCallable`tagged`',
       "'abc'.repeat(-1)",
       'const frozenObj = Object.freeze({ k: 1 });\n"ok"',
       '(() => { "use strict"; (frozenObj as { k: number }).k = 2; })()',
