@@ -182,6 +182,8 @@ const REQUIRE = '__scratchlabRequire';
 const TS_OPTIONS: TransformOptions = {
   loader: 'ts',
   sourcemap: true,
+  // What this Node lacks is lowered, as tsc lowers it (an `accessor` field Node 20 cannot parse).
+  target: `node${process.versions.node}`,
   // Keep every import: one whose names this cell does not use is used by the next cells.
   tsconfigRaw: { compilerOptions: { verbatimModuleSyntax: true, experimentalDecorators: true } },
 };

@@ -242,6 +242,8 @@ export const DIFFERENTIAL_SESSIONS: readonly DiffSession[] = [
   {
     name: 'classes and objects',
     cells: [
+      // An auto-accessor field (TypeScript 4.9): Node 20 has none, tsc lowers it, so must the kernel.
+      'class Auto {\n  accessor count = 1;\n  static accessor made = 0;\n}\nconst auto = new Auto();\nauto.count++;\n[auto.count, Auto.made]',
       'abstract class Animal {\n  abstract sound(): string;\n  speak() { return `${this.constructor.name} says ${this.sound()}`; }\n}\nclass Dog extends Animal { sound() { return "woof"; } }\nnew Dog().speak()',
       'class Counter {\n  static instances = 0;\n  count = 0;\n  constructor() { Counter.instances++; }\n  inc() { this.count++; return this; }\n}\nnew Counter().inc().inc().count',
       'new Counter();\nCounter.instances',
