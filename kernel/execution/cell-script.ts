@@ -89,6 +89,8 @@ export function installInterop(): void {
   // `import(x)`: the module loaded once the promise is awaited, as `import()` does.
   interop.later = (load: () => unknown): Promise<unknown> => Promise.resolve().then(load);
   interop.declare = declareNames;
+  interop.named = (fn: object, name: string): object =>
+    Object.defineProperty(fn, 'name', { value: name, configurable: true });
   interop.constant = makeConstant;
   Object.defineProperty(globalThis, Symbol.for(INTEROP_KEY), { value: interop, configurable: true });
 }
@@ -178,6 +180,8 @@ const SCOPE = '__scratchlabCellScope';
 /** The executor's `exports` and `require`, by names a cell's own `exports` or `require` does not take. */
 const EXPORTS = '__scratchlabExports';
 const REQUIRE = '__scratchlabRequire';
+/** What a cell's function declaration `f` is named in the code run (see scriptOf). */
+const FUNCTION = '__scratchlabFunction_';
 
 const TS_OPTIONS: TransformOptions = {
   loader: 'ts',
@@ -602,8 +606,15 @@ export function scriptOf(js: string, scope: string = SCOPE_KEY, origin: Origin =
         const id = (statement as Node & { id: Identifier | null }).id;
         if (id) {
           declared.push(id.name);
-          // Hoisted, as the declaration is: callable from the cell's lines above it, and after.
-          hoisted.push(`${SCOPE}[${JSON.stringify(id.name)}] = ${id.name};`);
+          // Declared under a name of its own, so the cell's `f` is the scope's: an assignment to it
+          // in this cell (`f = memo(f)`) reaches the later cells and this cell's own functions, as
+          // in one module. Its `name` is its own. Hoisted, as the declaration is: callable from the
+          // cell's lines above it, and after.
+          const local = `${FUNCTION}${id.name}`;
+          edits.push({ at: id.start, remove: id.end - id.start, insert: local });
+          hoisted.push(
+            `${SCOPE}[${JSON.stringify(id.name)}] = ${INTEROP}.named(${local}, ${JSON.stringify(id.name)});`,
+          );
         }
         break;
       }

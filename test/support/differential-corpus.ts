@@ -53,6 +53,13 @@ export const DIFFERENTIAL_SESSIONS: readonly DiffSession[] = [
       'function outer() { return inner(); }\nfunction inner() { return "inner"; }\nouter()',
       'const made = [0, 1, 2].map((i) => () => i * level);\nmade.map((f) => f())',
       'level = 0;\nmade.map((f) => f())',
+      // A function declaration is the scope's within its own cell too: assigning it reaches the
+      // cell's other functions and the later cells.
+      'function helperA() { return "a1"; }\nfunction userA() { return helperA(); }\nuserA()',
+      'helperA = () => "a2";\nuserA()',
+      'function twice(n) { return n * 2; }\nconst plainTwice = twice;\ntwice = (n) => plainTwice(n) + 1;\n[twice(1), plainTwice.name, userA()]',
+      'twice(1)',
+      'function fact(n: number): number { return n <= 1 ? 1 : n * fact(n - 1); }\n[fact(5), fact.name, typeof fact]',
     ],
   },
   {
