@@ -22,35 +22,10 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { setFlagsFromString } from 'node:v8';
-import { createClearOutput } from './display/clear-output.js';
 import type { RunningLives } from './display/live.js';
-import { PendingDisplays } from './display/pending-displays.js';
-import { CellRunner, errorClassesOf } from './execution/cell-runner.js';
-import { warmUpCellScripts } from './execution/cell-script.js';
-import { exportedNames } from './execution/exported-names.js';
-import { mentionsAny, OnFirstUse } from './execution/first-use.js';
-import { OpenClouds } from './execution/open-clouds.js';
-import {
-  mainDeclarations,
-  packageRoot,
-  resolvePackageForRequire,
-  resolvePackageForTypes,
-} from './execution/package-resolution.js';
-import {
-  defineGlobals,
-  GLOBALS_MODULE,
-  globalsDeclarations,
-  KERNEL_GLOBAL_KEY,
-  PRELOAD_NAMES,
-  preloadSource,
-} from './execution/preload.js';
-import { scriptConverters } from './execution/script-converter.js';
 import { TypeChecker } from './execution/type-checker.js';
-import { whenParentEnds } from './parent-watch.js';
-import { loginHint, loginState } from './protocol/login-state.js';
+import { kernelLog } from './protocol/kernel-log.js';
 import type { QuickInfo } from './protocol/quick-info.js';
-import { KernelServer, kernelLog } from './protocol/server.js';
-import { executor, jupyter, tslabTypeScript } from './tslab.js';
 
 const { values: args } = parseArgs({
   options: { 'config-path': { type: 'string' }, sandbox: { type: 'boolean', default: false } },
@@ -62,6 +37,50 @@ if (!configPath) {
 }
 const useSandbox = args.sandbox === true;
 const log = kernelLog();
+
+// V8 collects garbage in tasks it runs once a thread has nothing else to do: the check worker's
+// (a check leaves megabytes) ran right after its answer, while the kernel ran the next cell, and
+// took the core that cell needed (1 cell in 5 was 5-10 ms slower). Without those tasks, V8
+// collects as it allocates: within the check. The flags are the process's (the kernel's own
+// thread collects as it allocates too), so they are set here, in the kernel's process, and not by
+// the checker for any process that makes one; before the worker is made, which reads them then.
+setFlagsFromString('--no-minor-gc-task');
+setFlagsFromString('--no-incremental-marking-task');
+// Started first, before this thread loads tslab and TypeScript: the worker's TypeScript and first
+// program (seconds: the first cell's `idle` waits for them) are the start-up's longest part.
+const checker = new TypeChecker({ log });
+
+const [
+  { createClearOutput },
+  { PendingDisplays },
+  { CellRunner, errorClassesOf },
+  { warmUpCellScripts },
+  { exportedNames },
+  { mentionsAny, OnFirstUse },
+  { OpenClouds },
+  { mainDeclarations, packageRoot, resolvePackageForRequire, resolvePackageForTypes },
+  { defineGlobals, GLOBALS_MODULE, globalsDeclarations, KERNEL_GLOBAL_KEY, PRELOAD_NAMES, preloadSource },
+  { scriptConverters },
+  { whenParentEnds },
+  { loginHint, loginState },
+  { KernelServer },
+  { executor, jupyter, tslabTypeScript },
+] = await Promise.all([
+  import('./display/clear-output.js'),
+  import('./display/pending-displays.js'),
+  import('./execution/cell-runner.js'),
+  import('./execution/cell-script.js'),
+  import('./execution/exported-names.js'),
+  import('./execution/first-use.js'),
+  import('./execution/open-clouds.js'),
+  import('./execution/package-resolution.js'),
+  import('./execution/preload.js'),
+  import('./execution/script-converter.js'),
+  import('./parent-watch.js'),
+  import('./protocol/login-state.js'),
+  import('./protocol/server.js'),
+  import('./tslab.js'),
+]);
 
 // Before anything compiles or requires a cell.
 resolvePackageForRequire([GLOBALS_MODULE]);
@@ -88,6 +107,13 @@ let lives: RunningLives | null = null;
 let sdkErrors: ReturnType<typeof errorClassesOf> = [];
 /** Closes the preloaded store (its recorders store what they received first), once it exists. */
 let closeStore = async (): Promise<number> => 0;
+
+/**
+ * The secret values the kernel knows (kept out of the history): the password in its environment,
+ * and once the session has started, its token, its credential cookies and the password it logged
+ * in with.
+ */
+let knownSecrets = (): string[] => [process.env.SCRATCH_PASSWORD ?? ''];
 
 /** Whether `plot` showed this chart in the running cell (from the helpers, once loaded). */
 let shownByPlot = (_value: unknown): boolean => false;
@@ -121,6 +147,13 @@ const session = new OnFirstUse(async () => {
   shownByPlot = helpers.shownByPlot;
   const workbench = await openWorkbench({ sandbox: useSandbox, env: process.env });
   siteUrl = workbench.session.siteHost;
+  const { session: signedIn, sandbox } = workbench;
+  knownSecrets = () => [
+    ...signedIn.http.secretsFor(signedIn.siteHost),
+    process.env.SCRATCH_PASSWORD ?? '',
+    // The sandbox's session logged in as its first demo account (openWorkbench).
+    sandbox?.accounts[0]?.password ?? '',
+  ];
   // Shown in kernel_info's banner, not logged: under `jupyter console` the kernel's stderr is the
   // user's terminal, where a late line would land in the middle of their input.
   banner = loginState(workbench, useSandbox);
@@ -160,16 +193,6 @@ const names = () => {
 };
 let preloadNames: Set<string> | null = null;
 
-// V8 collects garbage in tasks it runs once a thread has nothing else to do: the check worker's
-// (a check leaves megabytes) ran right after its answer, while the kernel ran the next cell, and
-// took the core that cell needed (1 cell in 5 was 5-10 ms slower). Without those tasks, V8
-// collects as it allocates: within the check. The flags are the process's (the kernel's own
-// thread collects as it allocates too), so they are set here, in the kernel's process, and not by
-// the checker for any process that makes one; before the worker is made, which reads them then.
-setFlagsFromString('--no-minor-gc-task');
-setFlagsFromString('--no-incremental-marking-task');
-// Started first: its TypeScript loads while the server starts.
-const checker = new TypeChecker({ log });
 const scripts = scriptConverters({ declarations: () => checker.declarations });
 const runner = new CellRunner({
   scripts,
@@ -190,9 +213,6 @@ const runner = new CellRunner({
 });
 const inner = executor.createExecutor(process.cwd(), scripts, runner.console);
 runner.attach(inner);
-// esbuild's helper process starts in the background: only the cells oxc leaves to it (decorators,
-// syntax errors) need it, and the server need not wait for it to answer.
-void warmUpCellScripts();
 
 const handler = new jupyter.JupyterHandlerImpl(inner, false);
 const server = new KernelServer(handler, configPath, {
@@ -204,6 +224,7 @@ const server = new KernelServer(handler, configPath, {
   }),
   inspect: (code, position) => inner.inspect(code, position) as QuickInfo | undefined,
   log,
+  secrets: () => knownSecrets(),
   // The live displays stop drawing, the cells' cloud connections close with a close frame, and
   // the sandbox stops (its server would keep the process alive).
   shutdown: async () => {
@@ -237,5 +258,13 @@ process.on('uncaughtException', stray);
 process.on('unhandledRejection', stray);
 
 await server.init();
-// Interactive users type for a while: the session starts meanwhile, unless a cell needed it first.
-session.startAfter(1000);
+// What starts in the background waits for the checker's TypeScript to be ready: started while the
+// worker still builds its program, it took the cores the first cell's check needed (its cell's
+// `idle` waits for it), and a one-cell notebook took 1.13x plain tslab's time.
+void checker.ready().then(() => {
+  // esbuild's helper process: only the cells oxc leaves to it (decorators, syntax errors) need it
+  // (one that comes before starts it), and the server need not wait for it to answer.
+  void warmUpCellScripts();
+  // Interactive users type for a while: the session starts meanwhile, unless a cell needed it first.
+  session.startAfter(1000);
+});

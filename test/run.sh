@@ -3,6 +3,8 @@
 # and ends with one plain summary line ("N passed, N failed, N skipped").
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# A missing system tool fails the suite, whoever runs it (test/support/tools.ts): never a skip.
+export SCRATCHLAB_REQUIRE_TOOLS=1
 
 if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
   echo "› installing npm packages"

@@ -39,14 +39,20 @@ export interface TypeCheckerOptions {
 
 interface Waiting {
   label: string;
+  /** Its own time, from when the worker starts it (past it, it has overrun). */
+  waitMs: number;
+  timer?: NodeJS.Timeout;
+  /** Whether its caller still waits for it (else its answer goes to the log). */
+  waited: boolean;
+  /** Set once it has taken longer than its `waitMs`: the checks behind it are not waited for. */
+  overran: boolean;
   settle(problems: TypeProblem[] | null): void;
-  /** Set once the caller stopped waiting: the answer then goes to the log. */
-  late: boolean;
 }
 
 export class TypeChecker {
   readonly #log: (line: string) => void;
   readonly #worker: Worker;
+  /** The checks sent and not answered, in the order the worker takes them (its first is under way). */
   readonly #waiting = new Map<number, Waiting>();
   #next = 0;
   #failed: string | null = null;
@@ -95,6 +101,11 @@ export class TypeChecker {
 
   #warm = false;
 
+  /** Whether checks sent earlier are not answered yet (a new one waits for them). */
+  get busy(): boolean {
+    return this.#waiting.size > 0;
+  }
+
   /** Settles once the worker's TypeScript is loaded (or it failed). */
   ready(): Promise<void> {
     return this.#ready;
@@ -102,10 +113,13 @@ export class TypeChecker {
 
   /**
    * Checks `source` after the sources sent before it. Answers its problems, or `null` when it was
-   * not checked (the worker failed, too many checks wait) or not within `waitMs` (at once when
-   * an earlier check is past its own wait).
+   * not checked (the worker failed, too many checks wait), not `waited` for (answered at once),
+   * or not within `waitMs` of the worker starting it. The checks ahead of it do not count against
+   * its time; but behind a check that overran its own (a huge cell: a minute), it is sent (later
+   * cells need its declarations) and not waited for (each cell would otherwise wait that long).
+   * A check that is not waited for never makes the checks after it wait less.
    */
-  check(source: string, label: string, waitMs: number): Promise<TypeProblem[] | null> {
+  check(source: string, label: string, waitMs: number, waited = true): Promise<TypeProblem[] | null> {
     if (this.#failed !== null) return Promise.resolve(null);
     if (this.#waiting.size >= MAX_WAITING) {
       if (!this.#skipping) this.#log(`type check: ${MAX_WAITING} cells wait already; skipping (${label})`);
@@ -114,45 +128,40 @@ export class TypeChecker {
     }
     this.#skipping = false;
     const id = this.#next++;
-    // Behind a check that went past its wait (a huge cell: a minute), this one would wait its
-    // whole limit too, and every cell after it: it is sent (later cells need its declarations)
-    // but not waited for; its answer goes to the log.
-    const behind = [...this.#waiting.values()].some((w) => w.late);
+    const behind = [...this.#waiting.values()].some((w) => w.overran);
     return new Promise((resolve) => {
-      let timer: NodeJS.Timeout | undefined;
-      const waiting: Waiting = {
-        label,
-        late: false,
-        settle: (problems) => {
-          clearTimeout(timer);
-          resolve(problems);
-        },
-      };
+      const waiting: Waiting = { label, waitMs, waited: waited && !behind, overran: false, settle: resolve };
       this.#waiting.set(id, waiting);
       this.#worker.postMessage({ id, source });
-      if (behind) {
-        waiting.late = true;
-        resolve(null);
-        return;
-      }
-      timer = setTimeout(() => {
-        waiting.late = true;
-        resolve(null);
-      }, waitMs);
-      timer.unref();
+      if (!waiting.waited) resolve(null);
+      if (this.#waiting.size === 1) this.#started(waiting);
     });
   }
 
   /**
    * Stops waiting for the checks sent so far (an interrupt: the user wants the kernel back, not
-   * the warnings): they answer `null` now; their problems go to the log when they come.
+   * the warnings): they answer `null` now; their problems go to the log when they come. They have
+   * not overrun for that: the checks sent after them are waited for as usual.
    */
   stopWaiting(): void {
-    for (const waiting of this.#waiting.values()) {
-      if (waiting.late) continue;
-      waiting.late = true;
-      waiting.settle(null);
-    }
+    for (const waiting of this.#waiting.values()) this.#release(waiting);
+  }
+
+  /** The worker has started the check `waiting`: its own time runs from now. */
+  #started(waiting: Waiting): void {
+    waiting.timer = setTimeout(() => {
+      waiting.overran = true;
+      // It and every check behind it: not waited for any longer.
+      for (const other of this.#waiting.values()) this.#release(other);
+    }, waiting.waitMs);
+    waiting.timer.unref();
+  }
+
+  /** Its caller stops waiting: it answers `null` now. */
+  #release(waiting: Waiting): void {
+    if (!waiting.waited) return;
+    waiting.waited = false;
+    waiting.settle(null);
   }
 
   /** Stops the worker. */
@@ -170,14 +179,22 @@ export class TypeChecker {
     this.#warm = true;
     const waiting = this.#waiting.get(reply.id);
     if (!waiting) return;
+    clearTimeout(waiting.timer);
     this.#waiting.delete(reply.id);
+    // The worker takes the next check now.
+    const next = this.#waiting.values().next();
+    if (!next.done) this.#started(next.value);
     if ('failure' in reply) {
       this.#log(`type check of ${waiting.label} failed: ${reply.failure}`);
-      waiting.settle(null);
+      this.#release(waiting);
       return;
     }
-    if (waiting.late && reply.problems.length > 0)
-      this.#log(`type check of ${waiting.label}, after its cell ended: ${loggedProblems(reply.problems)}`);
+    if (!waiting.waited) {
+      if (reply.problems.length > 0)
+        this.#log(`type check of ${waiting.label}, after its cell ended: ${loggedProblems(reply.problems)}`);
+      return;
+    }
+    waiting.waited = false;
     waiting.settle(reply.problems);
   }
 
@@ -186,7 +203,10 @@ export class TypeChecker {
     this.#failed ??= reason;
     this.#warm = true; // nothing to wait for: checks answer `null` at once
     this.#markReady();
-    for (const waiting of this.#waiting.values()) waiting.settle(null);
+    for (const waiting of this.#waiting.values()) {
+      clearTimeout(waiting.timer);
+      this.#release(waiting);
+    }
     this.#waiting.clear();
   }
 }

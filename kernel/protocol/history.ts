@@ -7,6 +7,9 @@
  *   `$XDG_DATA_HOME/jupyter`, else `~/.local/share/jupyter`), in `scratchlab/history.jsonl`.
  * - One JSON line per cell, plus one per kernel start that claims its session number. Every
  *   change holds an exclusive lock on the file (proper-lockfile), so two kernels can write at once.
+ * - Private: the file is 0600 in a 0700 folder; a cell is left out when its input or result names a
+ *   secret (a login, a password, a token) or holds a secret value the kernel knows
+ *   ({@link HistoryOptions.secrets}: its session's token and cookies, the password it logged in with).
  * - Bounded: past {@link HistoryOptions.maxBytes} the oldest lines are dropped (the newest half
  *   is kept); an input longer than {@link MAX_INPUT} is not kept, an output is cut at
  *   {@link MAX_OUTPUT}.
@@ -14,7 +17,7 @@
  *   cells recorded before them. Cells are written a second after they are recorded, together.
  */
 
-import { appendFile, mkdir, open, rename, stat, writeFile } from 'node:fs/promises';
+import { appendFile, chmod, mkdir, open, rename, stat, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { clearTimeout, setTimeout } from 'node:timers'; // not a cell's replaced globals (./server.ts)
@@ -58,7 +61,17 @@ export interface HistoryOptions {
    * a MiB of waiting cells write them at once.
    */
   writeDelayMs?: number;
+  /**
+   * The secret values the kernel knows now (its session's token and credential cookies, the
+   * password it logged in with): a cell whose input or result holds one is not kept, whatever
+   * its names (`const t = session.xToken`, then `t`). Asked at each cell: a short list.
+   */
+  secrets?: () => Iterable<string>;
 }
+
+/** The history's folder and file are the user's alone. */
+const FOLDER_MODE = 0o700;
+const FILE_MODE = 0o600;
 
 /** One entry of `history_reply`: session, line, and the input, or `[input, output]` when asked. */
 export type HistoryItem = [number, number, string | [string, string | null]];
@@ -102,6 +115,7 @@ export class History {
   readonly #maxBytes: number;
   readonly #log: (line: string) => void;
   readonly #writeDelayMs: number;
+  readonly #secrets: () => Iterable<string>;
   /** Every change and query, in order: a query sees the cells recorded before it. */
   #queue: Promise<unknown> = Promise.resolve();
   #session = 0;
@@ -111,6 +125,7 @@ export class History {
     this.#maxBytes = options.maxBytes ?? MAX_BYTES;
     this.#log = options.log ?? (() => {});
     this.#writeDelayMs = options.writeDelayMs ?? WRITE_DELAY_MS;
+    this.#secrets = options.secrets ?? (() => []);
   }
 
   /** Opens `file` (created when missing) and claims the next session number in it. */
@@ -124,13 +139,16 @@ export class History {
       throw new RangeError(`writeDelayMs must be an integer from 0 to ${MAX_WRITE_DELAY_MS}`);
     const history = new History(file, options);
     history.#enqueue(async () => {
-      await mkdir(dirname(file), { recursive: true });
+      await mkdir(dirname(file), { recursive: true, mode: FOLDER_MODE });
+      // A folder or file made before (0755, 0644) is made private too.
+      await chmod(dirname(file), FOLDER_MODE);
       await history.#locked(async () => {
         const lines = await history.#read();
         const last = lines.reduce((max, line) => Math.max(max, line.s), 0);
         history.#session = last + 1;
         const start: SessionStart = { s: history.#session, start: new Date().toISOString() };
-        await appendFile(file, `${JSON.stringify(start)}\n`);
+        await appendFile(file, `${JSON.stringify(start)}\n`, { mode: FILE_MODE });
+        await chmod(file, FILE_MODE);
       });
     }, 'opening');
     return history;
@@ -149,8 +167,8 @@ export class History {
 
   /**
    * Records cell `line`'s input and the plain text of its result. A cell that may hold a secret
-   * (its input or its result names a login, a password, a token) is not kept: passwords are
-   * never stored.
+   * (its input or its result names a login, a password, a token, or holds a secret value the
+   * kernel knows) is not kept: passwords are never stored.
    */
   record(line: number, input: string, output: string | null): void {
     if (input.length > MAX_INPUT) {
@@ -158,7 +176,7 @@ export class History {
       return;
     }
     const kept = output !== null && output.length > MAX_OUTPUT ? `${output.slice(0, MAX_OUTPUT)}…` : output;
-    if (mayHoldSecret(input) || (kept !== null && mayHoldSecret(kept))) {
+    if (mayHoldSecret(input) || (kept !== null && mayHoldSecret(kept)) || this.#holdsSecret(input, output)) {
       this.#log(`history: cell ${line} may hold a secret (a login, password or token), not kept`);
       return;
     }
@@ -166,6 +184,22 @@ export class History {
     this.#unwrittenChars += input.length + (kept?.length ?? 0);
     if (this.#unwrittenChars > MAX_UNWRITTEN_CHARS) this.#write();
     else this.#writeTimer ??= setTimeout(() => this.#write(), this.#writeDelayMs);
+  }
+
+  /** Whether `input` or `output` (whole, before any cut) holds a secret value the kernel knows. */
+  #holdsSecret(input: string, output: string | null): boolean {
+    try {
+      for (const secret of this.#secrets()) {
+        // Only text counts (a `null` would match the word "null"); an empty one matches anything.
+        if (typeof secret !== 'string' || secret === '') continue;
+        if (input.includes(secret) || output?.includes(secret)) return true;
+      }
+      return false;
+    } catch (error) {
+      // Not knowing the secrets, nothing is kept rather than one of them.
+      this.#log(`history: the secret values could not be read (${String(error)}); the cell is not kept`);
+      return true;
+    }
   }
 
   /** Cells recorded and not yet written (their session is set when they are), and their size. */
@@ -188,7 +222,7 @@ export class History {
         .map(({ l, i, o }) => `${JSON.stringify({ s: this.#session, l, i, o } satisfies Entry)}\n`)
         .join('');
       await this.#locked(async () => {
-        await appendFile(this.#file, text);
+        await appendFile(this.#file, text, { mode: FILE_MODE });
         const { size } = await stat(this.#file);
         if (size > this.#maxBytes) await this.#compact();
       });
@@ -317,7 +351,8 @@ export class History {
     }
     // Written aside and renamed: a reader sees the old file or the new one, never half of it.
     const temporary = `${this.#file}.${process.pid}.tmp`;
-    await writeFile(temporary, kept.join(''));
+    await writeFile(temporary, kept.join(''), { mode: FILE_MODE });
+    await chmod(temporary, FILE_MODE); // one left by a killed writer of the same pid may be 0644
     await rename(temporary, this.#file);
   }
 }

@@ -8,8 +8,8 @@
  *   each one.
  * - An execution publishes `execute_input`, then its outputs, then `execute_result` (with the
  *   cell's `execution_count`) or an `error` output, and replies with `ename`/`evalue`/`traceback`
- *   on failure. A failure aborts the requests already queued unless they asked `stop_on_error:
- *   false`.
+ *   on failure. A failure aborts the execute requests received before its reply (those sent with
+ *   it, "run all"), unless it asked `stop_on_error: false`; never one sent once its reply came.
  * - stdout and stderr of the user's code become `stream` messages of the cell that wrote them
  *   (later writes go to the last cell, as in IPython), coalesced per event-loop turn.
  * - `kernel_info` names the TypeScript that compiles the cells; `inspect` renders `{@link X}`.
@@ -72,6 +72,11 @@ interface KernelBackend {
   log(line: string): void;
   /** Ends the cells' work before the kernel exits: live displays, connections, the sandbox. */
   shutdown(): Promise<void>;
+  /**
+   * The secret values the kernel knows now (its session's token and cookies, the password it
+   * logged in with): a cell that holds one is kept out of the history (./history.ts).
+   */
+  secrets(): Iterable<string>;
 }
 
 interface Header {
@@ -107,10 +112,10 @@ const TslabServerClass = jupyter.ZmqServer as unknown as new (
 ) => TslabServer;
 
 /**
- * After a failure, requests arriving this soon were sent with the failed one ("run all") and are
- * aborted too; a client that waited for the failure's reply cannot answer that fast.
+ * Most turns of the event loop a failure's reply waits for the socket to hand over the requests it
+ * holds already (they were sent before the reply, and are aborted); one or two in practice.
  */
-const ABORT_WINDOW_MS = 2;
+const MAX_RECEIVE_TURNS = 10;
 
 /**
  * Requests tslab's dispatch does not know (it logs "unknown msg_type" and sends no reply): comm
@@ -132,13 +137,6 @@ const DRAIN_MS = 1000;
  */
 const CHECK_AFTER_REPLY_MS = 1;
 
-/**
- * The clock of the requests' arrival and failures, taken before any cell runs: fake timers replace
- * `performance.now` too, and a stopped clock made every request after a failure `aborted`, the one
- * that would restore the clock included.
- */
-const now = performance.now.bind(performance);
-
 /** Largest stream text sent in one message; more is split (and a flood cannot grow a buffer). */
 const STREAM_CHUNK = 64 * 1024;
 
@@ -148,11 +146,15 @@ export class KernelServer extends TslabServerClass {
   #count = 0;
   /** Cells run without a count so far (silent ones, and those kept out of the history). */
   #uncounted = 0;
+  /** Shell requests received so far: each has its number, in the order they came. */
+  #received = 0;
   /**
-   * Execute requests received before this time (`performance.now()`) are answered `aborted`: set
-   * by a failure (to just past it), so the requests queued behind the failed one are not run.
+   * Execute requests numbered up to this one are answered `aborted`: set by a failure, before its
+   * reply goes out, to the last request received then, so the requests queued behind the failed
+   * one are not run, and none sent once the reply came is aborted. Numbers, not a clock: a cell's
+   * fake timers replace `performance.now` too.
    */
-  #abortUntil = Number.NEGATIVE_INFINITY;
+  #abortThrough = 0;
   /** The execute request whose cell owns stdout/stderr now. */
   #streamParent: Message | null = null;
   #stream: { name: string; text: string; parent: Message } | null = null;
@@ -228,9 +230,9 @@ export class KernelServer extends TslabServerClass {
 
   override handleShellMessage(socket: unknown, ...frames: unknown[]): Promise<void> {
     if (socket !== this.shell) return super.handleShellMessage(socket, ...frames);
-    const receivedAt = now();
+    const number = ++this.#received;
     const run = this.#shellQueue.then(async () => {
-      this.#receivedAt = receivedAt;
+      this.#handling = number;
       await super.handleShellMessage(socket, ...frames);
       // The next request waits for this one's `idle` (sent after its reply, once what comes
       // `later` is out), as front ends expect one request's messages to end before the next's.
@@ -240,8 +242,8 @@ export class KernelServer extends TslabServerClass {
     return this.#shellQueue;
   }
 
-  /** When the shell request being handled arrived. */
-  #receivedAt = 0;
+  /** The number of the shell request being handled (see {@link #received}). */
+  #handling = 0;
 
   /** Replies still being prepared, so that `idle` follows them (tslab's dispatch does not wait). */
   readonly #replying = new Map<Message, Promise<void>>();
@@ -375,7 +377,10 @@ export class KernelServer extends TslabServerClass {
 
   /** This kernel's history, opened on first use (the file and its lock are touched only then). */
   #history(): History {
-    this.#historyStore ??= History.open(historyFile(process.env), { log: this.#backend.log });
+    this.#historyStore ??= History.open(historyFile(process.env), {
+      log: this.#backend.log,
+      secrets: () => this.#backend.secrets(),
+    });
     return this.#historyStore;
   }
 
@@ -407,7 +412,7 @@ export class KernelServer extends TslabServerClass {
     const source = typeof code === 'string' ? code : '';
     const reply = message.createReply();
     reply.header.msg_type = 'execute_reply';
-    if (this.#receivedAt <= this.#abortUntil) {
+    if (this.#handling <= this.#abortThrough) {
       reply.content = { status: 'aborted', execution_count: this.#count };
       reply.signAndSend(this.connInfo.key, socket);
       return;
@@ -444,8 +449,6 @@ export class KernelServer extends TslabServerClass {
       const { ename, evalue, traceback } = outcome;
       this.#publish(message, 'error', { ename, evalue, traceback });
       reply.content = { status: 'error', execution_count: count, ename, evalue, traceback };
-      // As ipykernel: the requests queued behind this one were meant to follow it.
-      if (stop_on_error !== false) this.#abortUntil = now() + ABORT_WINDOW_MS;
     }
     // The reply goes out as soon as the cell has run; its type check, in a worker, follows it. Its
     // warnings are still the cell's output: they come before the cell's `idle` (front ends keep a
@@ -464,6 +467,17 @@ export class KernelServer extends TslabServerClass {
     if (later && silent) void warnings(later());
     else if (later && outcome.checkFirst) await warnings(later());
     this.#flush();
+    if (outcome.status === 'error' && stop_on_error !== false) {
+      // As ipykernel: the requests queued behind this one were meant to follow it. Those the
+      // socket holds already were sent before this reply: they are taken in, and aborted.
+      // Two turns at least (one may end before the loop polls the socket), until one takes in none.
+      for (let turn = 0, before = -1; turn < MAX_RECEIVE_TURNS; turn++) {
+        if (turn >= 2 && before === this.#received) break;
+        before = this.#received;
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      this.#abortThrough = this.#received;
+    }
     reply.signAndSend(this.connInfo.key, socket);
     if (counted) {
       const text = outcome.status === 'ok' ? outcome.result?.['text/plain'] : undefined;
@@ -556,12 +570,4 @@ async function within(work: Promise<unknown>, ms: number): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
   await Promise.race([work, new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]);
   clearTimeout(timer);
-}
-
-/** Writes a line to the kernel's own stderr (Jupyter's log), bypassing the cells' capture. */
-export function kernelLog(): (line: string) => void {
-  const write = process.stderr.write.bind(process.stderr);
-  return (line) => {
-    write(`[scratchlab kernel] ${line}\n`);
-  };
 }

@@ -1,7 +1,8 @@
 // Kernel benchmarks, ours against plain tslab measured side by side in the same run:
-// (a) wall time of `jupyter nbconvert --execute` on a one-cell notebook, our sandbox kernel (which
-//     also starts the embedded sandbox, logs in and runs the preload) vs plain tslab on the same
-//     notebook, runs interleaved, best of each (target: ours at most 1.1x tslab's);
+// (a) wall time of `jupyter nbconvert --execute` on a one-cell notebook, our sandbox kernel (its
+//     type check in a worker; its sandbox, login and preload start in the background only once the
+//     checker is ready, so a plain cell never waits for them) vs plain tslab on the same notebook,
+//     runs interleaved, best of each (target: ours at most 1.05x tslab's, issue 30);
 // (c) the cost of a trivial cell (`1 + 1`, execute request to idle, through jupyter_client), both
 //     kernels running at once and timed round by round, best round of each (target: at most 1.1x);
 // (b) `plot` of 100,000 cloud log entries: the whole bundle (spec, SVG rendered in Node, summary),
@@ -105,9 +106,9 @@ async function kernelStartup() {
       oursBest = Math.min(oursBest, (await time(() => execute('scratchlab-sandbox'))).ms);
     }
     const ratio = oursBest / tslabBest;
-    const ok = ratio <= 1.1;
+    const ok = ratio <= 1.05;
     console.log(
-      `  (a) one-cell notebook, nbconvert --execute: ratio ours/tslab ${ratio.toFixed(2)} (target <= 1.1: ${ok ? 'met' : 'MISSED'})  [scratchlab (sandbox) ${fmt(oursBest)} vs tslab ${fmt(tslabBest)}]`,
+      `  (a) one-cell notebook, nbconvert --execute: ratio ours/tslab ${ratio.toFixed(2)} (target <= 1.05: ${ok ? 'met' : 'MISSED'})  [scratchlab (sandbox) ${fmt(oursBest)} vs tslab ${fmt(tslabBest)}]`,
     );
     const cells = await run(
       '/usr/bin/python3',

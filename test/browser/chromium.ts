@@ -10,13 +10,13 @@
  * itself served.
  */
 import puppeteer, { type Browser, type BrowserContext, type Page } from 'puppeteer-core';
-import { installed } from '../support/tools.js';
+import { installed, toolPath } from '../support/tools.js';
 import { type PageCloud, SCRATCH_CLOUD_PAGE } from './scratch-cloud-page.js';
 
 /** Debian's Chromium (the `chromium` package). */
-export const CHROMIUM = '/usr/bin/chromium';
-/** Whether it is installed: the browser tests are skipped without it (a failure under CI=true). */
-export const hasChromium = installed(CHROMIUM, 'install-browser.sh');
+export const CHROMIUM = toolPath('chromium');
+/** Whether it is installed: the browser tests are skipped without it (a failure under test/run.sh). */
+export const hasChromium = installed('chromium');
 
 /** Starts it headless; the caller closes it. */
 export function launchChromium(): Promise<Browser> {

@@ -79,4 +79,25 @@ describe("a cell's check and interrupts", () => {
     const next = await ran('logged.length'); // it runs ('y'), and is wrong for a `number`
     expect(await next.later!()).toMatch(/line 1, column 8: warning TS2339: Property 'length' does not exist/);
   });
+
+  it('gives the cells after an interrupted check their warnings: the interrupt does not cascade', {
+    timeout: 120_000,
+  }, async () => {
+    // A check that takes a while (hundreds of problems), interrupted between its run and its check.
+    const slow = Array.from({ length: 400 }, (_, i) => `const slow${i}: string = ${i};`).join('\n');
+    const interrupted = await ran(slow);
+    runner.interrupt();
+    expect(await interrupted.later!()).toBeNull();
+    // The cells after it, each checked once it ran (as the kernel sends them), while the
+    // interrupted check still runs: each gets its own warning.
+    const warnings: (string | null)[] = [];
+    for (let i = 0; i < 8; i++) {
+      const cell = await ran(`const after${i}: number = 'z${i}';`);
+      warnings.push(await cell.later!());
+    }
+    expect(warnings.map((w) => w?.match(/line 1, column 7: warning TS2322/) !== null && w !== null)).toEqual(
+      Array(8).fill(true),
+    );
+    expect(warnings[7]).toContain(`const after7: number = 'z7';`);
+  });
 });

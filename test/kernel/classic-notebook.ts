@@ -8,11 +8,11 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { createServer } from 'node:net';
 import type { Browser, Page } from 'puppeteer-core';
-import { installed } from '../support/tools.js';
+import { installed, toolPath } from '../support/tools.js';
 import type { JupyterHome } from './jupyter.js';
 
-/** Whether the classic Notebook is installed (a failure under CI=true when not). */
-export const hasClassicNotebook = installed('/usr/bin/jupyter-notebook', 'install-jupyter.sh');
+/** Whether the classic Notebook is installed (a failure under test/run.sh when not). */
+export const hasClassicNotebook = installed('jupyter-notebook');
 
 /** Longest wait for the server to answer after it starts. */
 const SERVER_START_MS = 60_000;
@@ -70,7 +70,7 @@ export class ClassicNotebook {
     const token = randomBytes(16).toString('hex');
     const log: string[] = [];
     const server = spawn(
-      '/usr/bin/jupyter-notebook',
+      toolPath('jupyter-notebook'),
       [
         '--no-browser',
         '--ip=127.0.0.1',
@@ -94,7 +94,7 @@ export class ClassicNotebook {
       await waitForServer(`${base}/api/status?token=${token}`, server, log);
       const { launch } = await import('puppeteer-core');
       browser = await launch({
-        executablePath: '/usr/bin/chromium',
+        executablePath: toolPath('chromium'),
         headless: true,
         args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--window-size=1200,1400'],
         env: home.env,

@@ -5,6 +5,7 @@ import { execFile } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { installed, toolPath } from '../support/tools.js';
 import { hasJupyter, installKernels, type JupyterHome, jupyterHome } from './jupyter.js';
 
 /** The suite's tests with a TypeScript sample: all of them but `test_pager`. */
@@ -31,7 +32,7 @@ interface Report {
 function conformance(home: JupyterHome, kernel: string, cwd: string, timeoutMs: number): Promise<Report> {
   return new Promise((resolve, reject) => {
     execFile(
-      '/usr/bin/python3',
+      toolPath('python3'),
       [join(import.meta.dirname, 'conformance.py'), kernel],
       { env: home.env, cwd, timeout: timeoutMs, maxBuffer: 16 << 20 },
       (error, stdout, stderr) => {
@@ -45,26 +46,29 @@ function conformance(home: JupyterHome, kernel: string, cwd: string, timeoutMs: 
   });
 }
 
-describe.skipIf(!hasJupyter)("Jupyter's kernel conformance suite", () => {
-  let home: JupyterHome;
+describe.skipIf(!(hasJupyter && installed('jupyter_kernel_test')))(
+  "Jupyter's kernel conformance suite",
+  () => {
+    let home: JupyterHome;
 
-  beforeAll(async () => {
-    home = jupyterHome('conformance');
-    await installKernels(home);
-  });
+    beforeAll(async () => {
+      home = jupyterHome('conformance');
+      await installKernels(home);
+    });
 
-  it.each(['scratchlab', 'scratchlab-sandbox'])(
-    'passes every test against %s',
-    { timeout: 240_000 },
-    async (kernel) => {
-      const cwd = join(home.dir, kernel);
-      mkdirSync(cwd, { recursive: true });
-      const report = await conformance(home, kernel, cwd, 220_000);
-      const outcomes = Object.fromEntries(TESTS.map((name) => [name, report.tests[name]]));
-      expect(outcomes, report.details.join('\n')).toEqual(
-        Object.fromEntries(TESTS.map((name) => [name, 'passed'])),
-      );
-      expect(Object.keys(report.tests).sort()).toEqual([...TESTS, 'test_pager'].sort());
-    },
-  );
-});
+    it.each(['scratchlab', 'scratchlab-sandbox'])(
+      'passes every test against %s',
+      { timeout: 240_000 },
+      async (kernel) => {
+        const cwd = join(home.dir, kernel);
+        mkdirSync(cwd, { recursive: true });
+        const report = await conformance(home, kernel, cwd, 220_000);
+        const outcomes = Object.fromEntries(TESTS.map((name) => [name, report.tests[name]]));
+        expect(outcomes, report.details.join('\n')).toEqual(
+          Object.fromEntries(TESTS.map((name) => [name, 'passed'])),
+        );
+        expect(Object.keys(report.tests).sort()).toEqual([...TESTS, 'test_pager'].sort());
+      },
+    );
+  },
+);

@@ -9,7 +9,9 @@ an interrupt, shutdown_request with restart true, up to 5 s for the process to e
 killed, a new kernel on the same ports; answers {"reply": null, "iopub": [], "exited": BOOL,
 "exit_code": N} about the old process, and the next requests go to the new kernel), {"comm": "comm_open" | "comm_msg" | "comm_close", "content": {...}}
 (no shell reply: only its iopub messages), {"interrupt_after_reply": CODE} (executed, then
-interrupted as Jupyter does once its reply is in, its messages collected up to idle), {"batch": [CODE, ...], "stop_on_error": BOOL} (sent all
+interrupted as Jupyter does once its reply is in, its messages collected up to idle),
+{"after_reply": [CODE, NEXT]} (CODE executed, and NEXT sent the moment CODE's reply is in, before
+its idle; answers two results, CODE's and NEXT's), {"batch": [CODE, ...], "stop_on_error": BOOL} (sent all
 at once, then answered one by one), {"shutdown_after_reply": CODE} (last: executed, and the
 shutdown request sent as soon as its reply is in, while its type check may still run; answers as
 "shutdown" does, with the execute reply as "execute_reply"), or {"shutdown": true} (last: the shutdown request on the
@@ -163,6 +165,24 @@ def main():
                 if error:
                     result["error"] = error
                 results.append(result)
+                continue
+            if "after_reply" in request:
+                first, then = request["after_reply"]
+                ids = [client.execute(first)]
+                replies = {}
+                while ids[0] not in replies:
+                    reply = client.get_shell_msg(timeout=timeout)
+                    replies[reply["parent_header"].get("msg_id")] = reply["content"]
+                ids.append(client.execute(then))
+                while ids[1] not in replies:
+                    reply = client.get_shell_msg(timeout=timeout)
+                    replies[reply["parent_header"].get("msg_id")] = reply["content"]
+                for msg_id in ids:
+                    messages, error = collect(client, msg_id, timeout)
+                    result = {"reply": replies[msg_id], "iopub": messages}
+                    if error:
+                        result["error"] = error
+                    results.append(result)
                 continue
             if "interrupt_after_reply" in request:
                 msg_id = client.execute(request["interrupt_after_reply"], store_history=True)

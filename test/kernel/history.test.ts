@@ -2,11 +2,11 @@
 // restarts, answered to history_request (tail, range, search), bounded in size, and whole when
 // two processes write it at once.
 import { execFile } from 'node:child_process';
-import { readFileSync, statSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { chmodSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import { globMatcher, History } from '../../kernel/protocol/history.js';
+import { globMatcher, History, MAX_OUTPUT } from '../../kernel/protocol/history.js';
 import { drive, hasJupyter, installKernels, type JupyterHome, jupyterHome, ROOT } from './jupyter.js';
 
 const run = promisify(execFile);
@@ -155,6 +155,56 @@ describe.skipIf(!hasJupyter)('history in the kernel', () => {
     expect(readFileSync(file, 'utf8')).toContain('const yesterday = 6 * 7');
   });
 
+  it("keeps out every cell that shows the session's token, its cookies or its password, through a variable too", {
+    timeout: 180_000,
+  }, async () => {
+    const results = await drive(home, 'scratchlab-sandbox', join(home.dir, 'secret-values'), [
+      { execute: 'const t = session.xToken' },
+      { execute: 't' },
+      { execute: 'const values = (await session.jar.getCookies(session.siteHost)).map((c) => c.value)' },
+      { execute: 'values' },
+      { execute: 'const account = sandbox.accounts[0]' },
+      { execute: 'Object.values(account)' },
+      { execute: "'nothing to hide'" },
+    ]);
+    for (const result of results) expect(result.error).toBeUndefined();
+    const shown = (i: number) =>
+      String(
+        (
+          results[i]!.iopub.find((m) => m.type === 'execute_result')?.content.data as Record<string, unknown>
+        )?.['text/plain'] ?? '',
+      );
+    // What the cells showed: the token, the cookies' values, the demo account's password.
+    const token = /'([^']{8,})'/.exec(shown(1))?.[1];
+    const cookies = [...shown(3).matchAll(/'([^']{8,})'/g)].map((m) => m[1]!);
+    expect(token).toBeDefined();
+    expect(cookies.length).toBeGreaterThanOrEqual(2); // the session id and the CSRF token
+    expect(shown(5)).toContain('sandbox-demo-1');
+
+    const file = join(home.env.JUPYTER_DATA_DIR, 'scratchlab', 'history.jsonl');
+    const text = readFileSync(file, 'utf8');
+    for (const secret of [token!, ...cookies, 'sandbox-demo-1']) expect(text).not.toContain(secret);
+    const session = Math.max(
+      ...text
+        .trimEnd()
+        .split('\n')
+        .map((line) => (JSON.parse(line) as { s: number }).s),
+    );
+    const kept = text
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { s: number; l?: number; i?: string })
+      .filter((e) => e.s === session && e.l !== undefined)
+      .map((e) => [e.l, e.i]);
+    expect(kept).toEqual([
+      [3, 'const values = (await session.jar.getCookies(session.siteHost)).map((c) => c.value)'],
+      [5, 'const account = sandbox.accounts[0]'],
+      [7, "'nothing to hide'"],
+    ]);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(statSync(dirname(file)).mode & 0o777).toBe(0o700);
+  });
+
   it('keeps the cells of two kernels writing the same file at once, each under its own session', {
     timeout: 180_000,
   }, async () => {
@@ -223,6 +273,47 @@ describe('secrets in cells', () => {
     for (const secret of ['hunter2-pw', 'hunter3-pw', 'hunter4-pw', 'hunter5-pw', 'hunter6-pw'])
       expect(text).not.toContain(secret);
     expect(text).toContain('const xs = [1, 2, 3]');
+  });
+});
+
+describe('secret values in cells', () => {
+  it('keeps no cell whose input or result holds a secret value the kernel knows, whatever its names', async () => {
+    const home = jupyterHome('history-secret-values');
+    const folder = join(home.dir, 'made-before');
+    // A folder and file made public before (0755, 0644): opening the history makes them private.
+    mkdirSync(folder, { mode: 0o755 });
+    chmodSync(folder, 0o755);
+    const file = join(folder, 'history.jsonl');
+    writeFileSync(file, '', { mode: 0o644 });
+    chmodSync(file, 0o644);
+    const secrets = ['tok-3b1f9e', 'sid-77c2a0', ''];
+    const history = History.open(file, { secrets: () => secrets });
+    history.record(1, 't', "'tok-3b1f9e'");
+    history.record(2, "const copy = 'sid-77c2a0'.slice(0)", null);
+    history.record(3, 'cookies', `'${'x'.repeat(MAX_OUTPUT - 4)}sid-77c2a0'`); // cut inside the value
+    history.record(4, "'plain'", "'plain'");
+    await history.flushed();
+    const text = readFileSync(file, 'utf8');
+    for (const secret of ['tok-3b1f9e', 'sid-77c2a0', 'sid-7']) expect(text).not.toContain(secret);
+    expect(await history.query({ hist_access_type: 'tail', n: 10 })).toEqual([
+      [history.session, 4, "'plain'"],
+    ]);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(statSync(folder).mode & 0o777).toBe(0o700);
+
+    // A folder made by the history: 0700, its file 0600; a secrets list that fails keeps nothing.
+    const fresh = join(home.dir, 'fresh', 'history.jsonl');
+    const failing = History.open(fresh, {
+      secrets: () => {
+        throw new Error('no jar');
+      },
+      log: () => {},
+    });
+    failing.record(1, '1 + 1', '2');
+    await failing.flushed();
+    expect(await failing.query({ hist_access_type: 'tail', n: 10 })).toEqual([]);
+    expect(statSync(fresh).mode & 0o777).toBe(0o600);
+    expect(statSync(dirname(fresh)).mode & 0o777).toBe(0o700);
   });
 });
 

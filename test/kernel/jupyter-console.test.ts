@@ -8,13 +8,11 @@ import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useSandbox } from '../support/sandbox.js';
-import { installed } from '../support/tools.js';
+import { installed, toolPath } from '../support/tools.js';
 import { installKernels, type JupyterHome, jupyterHome } from './jupyter.js';
 import { Tmux } from './tmux.js';
 
-const hasConsole =
-  installed('/usr/bin/jupyter-console', 'install-jupyter.sh') &&
-  installed('/usr/bin/tmux', 'install-jupyter.sh');
+const hasConsole = installed('jupyter-console', 'tmux');
 
 /** The pane's size: wide enough for the projects table. */
 const SIZE = { cols: 140, rows: 40 };
@@ -84,7 +82,7 @@ describe.skipIf(!hasConsole)('jupyter console with the sandbox kernel', () => {
   let tmux: Tmux;
   /** Where the console (and so its kernel) runs: inside the project (tslab finds @types/node up the tree), out of its files. */
   let cwd: string;
-  const consoleArgv = ['/usr/bin/jupyter-console', '--kernel', 'scratchlab-sandbox'];
+  const consoleArgv = [toolPath('jupyter-console'), '--kernel', 'scratchlab-sandbox'];
 
   /** Waits until the kernel processes of this home have ended. */
   async function kernelsEnded(): Promise<void> {

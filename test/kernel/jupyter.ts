@@ -8,7 +8,7 @@ import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import type { JupyterHome } from '../support/jupyter-home.mjs';
-import { installed } from '../support/tools.js';
+import { installed, toolPath } from '../support/tools.js';
 
 export { type JupyterHome, jupyterHome } from '../support/jupyter-home.mjs';
 
@@ -18,9 +18,9 @@ export const ROOT = resolve(import.meta.dirname, '../..');
 export const NOTEBOOKS = join(ROOT, 'notebooks');
 export const CLI = join(ROOT, 'dist', 'cli.js');
 
-/** Whether the Debian tools the kernel tests drive are installed (a failure under CI=true when not). */
-export const hasJupyter = installed('/usr/bin/jupyter-nbconvert', 'install-jupyter.sh');
-export const hasChromium = installed('/usr/bin/chromium', 'install-jupyter.sh');
+/** Whether the Debian tools the kernel tests drive are installed (a failure under test/run.sh when not). */
+export const hasJupyter = installed('jupyter', 'jupyter-nbconvert', 'python3');
+export const hasChromium = installed('chromium');
 
 /** `scratchlab kernel install` into the home's data folder. */
 export async function installKernels(home: JupyterHome, ...args: string[]): Promise<string> {
@@ -119,7 +119,7 @@ export async function executeNotebook(
   if (options.allowErrors) args.push('--allow-errors');
   const start = performance.now();
   try {
-    const { stderr } = await run('jupyter', args, { env: home.env, maxBuffer: 64 << 20 });
+    const { stderr } = await run(toolPath('jupyter'), args, { env: home.env, maxBuffer: 64 << 20 });
     const path = join(outDir, `${name}.ipynb`);
     return {
       path,
@@ -154,7 +154,7 @@ export async function exportHtml(
     .replace(/\.ipynb$/, '')
     .concat(theme === 'dark' ? '-dark' : '');
   await run(
-    'jupyter',
+    toolPath('jupyter'),
     [
       'nbconvert',
       '--to',
@@ -178,7 +178,7 @@ export async function screenshot(home: JupyterHome, file: string, size = '1200,2
   const png = file.replace(/\.html$/, '.png');
   const profile = mkdtempSync(join(home.dir, 'chromium-'));
   await run(
-    '/usr/bin/chromium',
+    toolPath('chromium'),
     [
       '--headless',
       '--no-sandbox',
@@ -203,6 +203,7 @@ export async function screenshot(home: JupyterHome, file: string, size = '1200,2
 export type DriveRequest =
   | { execute: string; silent?: boolean; store_history?: boolean }
   | { interrupt_after_reply: string }
+  | { after_reply: [string, string] }
   | { inspect: string; cursor?: number }
   | { complete: string; cursor?: number }
   | { kernel_info: true }
@@ -253,7 +254,7 @@ export async function drive(
 ): Promise<DriveResult[]> {
   mkdirSync(cwd, { recursive: true });
   const job = JSON.stringify({ kernel, cwd, requests, timeout, log });
-  const child = execFile('/usr/bin/python3', [join(import.meta.dirname, 'drive.py')], {
+  const child = execFile(toolPath('python3'), [join(import.meta.dirname, 'drive.py')], {
     env: home.env,
     maxBuffer: 256 << 20,
   });

@@ -4,6 +4,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { installed, toolPath } from '../support/tools.js';
 import { CLI, hasJupyter, installKernels, jupyterHome, ROOT } from './jupyter.js';
 import { decodePng } from './png.js';
 
@@ -85,10 +86,11 @@ describe('scratchlab kernel install', () => {
     expect(stdout).toContain('scratchlab kernel install [--user | --prefix DIR]');
   });
 
-  it.skipIf(!hasJupyter)('is what Jupyter lists', async () => {
+  // `jupyter kernelspec` is jupyter-client's `jupyter-kernelspec` command (not its Python module).
+  it.skipIf(!(hasJupyter && installed('jupyter-kernelspec')))('is what Jupyter lists', async () => {
     const home = jupyterHome('kernelspec-list');
     await installKernels(home);
-    const { stdout } = await run('jupyter', ['kernelspec', 'list', '--json'], { env: home.env });
+    const { stdout } = await run(toolPath('jupyter'), ['kernelspec', 'list', '--json'], { env: home.env });
     const { kernelspecs } = JSON.parse(stdout) as {
       kernelspecs: Record<string, { resource_dir: string; spec: KernelJson }>;
     };

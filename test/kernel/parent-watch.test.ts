@@ -5,6 +5,7 @@ import { execFile } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { toolPath } from '../support/tools.js';
 import { hasJupyter, installKernels, type JupyterHome, jupyterHome } from './jupyter.js';
 
 const run = promisify(execFile);
@@ -45,7 +46,7 @@ describe.skipIf(!hasJupyter)('a kernel whose front end has gone', () => {
   it('ends by itself when its front end was gone before it started', {
     timeout: END_MS + 30_000,
   }, async () => {
-    const { stdout } = await run('/usr/bin/python3', ['-c', LAUNCHER, home.dir], { env: home.env });
+    const { stdout } = await run(toolPath('python3'), ['-c', LAUNCHER, home.dir], { env: home.env });
     const pid = Number(stdout.trim());
     expect(Number.isInteger(pid) && pid > 1).toBe(true);
     try {

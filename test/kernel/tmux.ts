@@ -8,6 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { toolPath } from '../support/tools.js';
 
 const run = promisify(execFile);
 
@@ -37,7 +38,7 @@ export class Tmux {
 
   /** Runs one tmux command on this server. */
   async tmux(...args: string[]): Promise<string> {
-    const { stdout } = await run('/usr/bin/tmux', ['-S', this.socket, '-f', '/dev/null', ...args], {
+    const { stdout } = await run(toolPath('tmux'), ['-S', this.socket, '-f', '/dev/null', ...args], {
       env: this.#env,
       timeout: TMUX_TIMEOUT_MS,
     });

@@ -24,6 +24,7 @@ import { unzip } from '../../src/project/zip.js';
 import { JsonDepthError } from '../../src/records/json.js';
 import { buildZip, type ZipEntrySpec } from '../support/build-zip.js';
 import { bundleChild } from '../support/bundle-child.js';
+import { toolPath } from '../support/tools.js';
 
 const fixture = (name: string) =>
   new Uint8Array(readFileSync(new URL(`../../src/sandbox/fixtures/${name}`, import.meta.url)));
@@ -369,7 +370,7 @@ describe('the real fixtures', () => {
     // 64 blocks of 512 bytes: the child's ~256 KiB archive passes it, and the kernel kills the
     // child part way through the write (SIGXFSZ), as a crash would.
     const run = spawnSync(
-      'bash',
+      toolPath('bash'),
       ['-c', 'ulimit -f 64 && exec "$0" "$1" "$2"', process.execPath, child, path],
       {
         // fflate is required at run time (not bundled): the child finds it in this package's node_modules.

@@ -3,17 +3,19 @@
  * the system temp folder, listens on a free loopback port only, and is stopped (and its folder
  * deleted) by `stop()`. Nothing here touches a server the machine may already run.
  *
- * The binaries come from Debian's `postgresql` and `mariadb-server` packages
- * (test/support/install-db-servers.sh installs them when missing).
+ * The binaries come from Debian's `postgresql` and `mariadb-server` packages, found through the
+ * table of the suite's tools (./tools.tsv; test/support/install-db-servers.sh installs them when
+ * missing).
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { accessSync, constants, readdirSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { chown, mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { delimiter, join } from 'node:path';
+import { dirname, join } from 'node:path';
 import mariadb from 'mariadb';
 import pg from 'pg';
+import { isExecutable, toolPath, toolPaths, toolRow } from './tools.js';
 
 /** How to reach a running test server, and how to stop it. */
 export interface TestServer {
@@ -85,9 +87,9 @@ export async function startPostgres(): Promise<TestServer> {
 
 /** Starts a MariaDB server (user `root`, no password, an empty database `scratchlab_test`). */
 export async function startMariaDb(): Promise<TestServer> {
-  const server = findProgram(['mariadbd', 'mysqld']);
-  const install = findProgram(['mariadb-install-db', 'mysql_install_db']);
-  if (!server || !install) {
+  const server = toolPath('mariadbd');
+  const install = toolPath('mariadb-install-db');
+  if (!isExecutable(server) || !isExecutable(install)) {
     throw new Error(
       `MariaDB server not found (mariadbd, mariadb-install-db): ${INSTALL_HINT} mariadb-server\``,
     );
@@ -142,47 +144,18 @@ export async function startMariaDb(): Promise<TestServer> {
   }
 }
 
-/** The newest `/usr/lib/postgresql/<version>/bin` holding the server, or the PATH's. */
+/** The newest PostgreSQL version's `bin` folder holding both the server and initdb (./tools.tsv). */
 function postgresBinDir(): string {
-  const root = '/usr/lib/postgresql';
-  let versions: string[] = [];
-  try {
-    versions = readdirSync(root).sort((a, b) => Number(b) - Number(a));
-  } catch {
-    // No Debian layout: look on the PATH below.
-  }
-  for (const version of versions) {
-    const bin = join(root, version, 'bin');
-    if (isExecutable(join(bin, 'initdb')) && isExecutable(join(bin, 'postgres'))) return bin;
-  }
-  const initdb = findProgram(['initdb']);
-  if (initdb && isExecutable(join(initdb, '..', 'postgres'))) return join(initdb, '..');
-  throw new Error(`PostgreSQL server not found (initdb, postgres): ${INSTALL_HINT} postgresql\``);
-}
-
-function findProgram(names: string[]): string | undefined {
-  const dirs = [...(process.env.PATH ?? '').split(delimiter), '/usr/sbin', '/usr/local/sbin', '/sbin'];
-  for (const name of names) {
-    for (const dir of dirs) {
-      if (dir && isExecutable(join(dir, name))) return join(dir, name);
-    }
-  }
-  return undefined;
-}
-
-function isExecutable(path: string): boolean {
-  try {
-    accessSync(path, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
+  const servers = toolPaths(toolRow('postgres')).map((path) => dirname(path));
+  const bin = servers.find((dir) => toolPaths(toolRow('initdb')).includes(join(dir, 'initdb')));
+  if (!bin) throw new Error(`PostgreSQL server not found (initdb, postgres): ${INSTALL_HINT} postgresql\``);
+  return bin;
 }
 
 function systemUser(name: string): { uid: number; gid: number } {
   try {
-    const uid = Number(execFileSync('id', ['-u', name], { encoding: 'utf8' }).trim());
-    const gid = Number(execFileSync('id', ['-g', name], { encoding: 'utf8' }).trim());
+    const uid = Number(execFileSync(toolPath('id'), ['-u', name], { encoding: 'utf8' }).trim());
+    const gid = Number(execFileSync(toolPath('id'), ['-g', name], { encoding: 'utf8' }).trim());
     return { uid, gid };
   } catch {
     throw new Error(

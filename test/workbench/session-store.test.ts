@@ -23,6 +23,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resumeSession, saveSession, UnsafeSessionFileError } from '../../src/workbench/session-store.js';
 import { useSandbox } from '../support/sandbox.js';
+import { toolPath } from '../support/tools.js';
 
 const ctx = useSandbox();
 let root: string;
@@ -117,7 +118,7 @@ describe('saveSession and resumeSession', () => {
   it('refuses a saved session that is a named pipe instead of waiting forever for a writer', async () => {
     const dir = await freshDir();
     const fifo = join(dir, 'session.json');
-    execFileSync('mkfifo', ['-m', '600', fifo]);
+    execFileSync(toolPath('mkfifo'), ['-m', '600', fifo]);
     try {
       const error = await resumeSession(fifo, { hosts: ctx.sandbox.hosts }).catch((e: Error) => e);
       expect(error).toBeInstanceOf(UnsafeSessionFileError);
