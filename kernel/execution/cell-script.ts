@@ -433,6 +433,36 @@ function rewriteCalls(node: Node, edits: Edit[], starts: Set<number> = new Set()
   }
 }
 
+/**
+ * A `var` in a block, loop, `try` or `switch` of the cell's top level (outside any function or
+ * class) is a top-level name too, as in a module (`for (var i …)`, `try { var data = … }`): it
+ * becomes an assignment to the scope's name (`void (x = …)`, `for (x of …)`), its names are
+ * `declared`. `head` says `node` is a `for`'s declaration, whose `var` is only dropped.
+ */
+function nestedVars(node: Node, edits: Edit[], declared: string[], head: boolean): void {
+  if (FUNCTIONS.has(node.type) || node.type === 'ClassDeclaration' || node.type === 'ClassExpression') return;
+  if (node.type === 'VariableDeclaration') {
+    const { kind, declarations } = node as Node & { kind: string; declarations: Declarator[] };
+    const first = declarations[0];
+    const last = declarations.at(-1);
+    if (kind !== 'var' || !first || !last) return;
+    for (const d of declarations) boundNames(d.id, declared);
+    edits.push({ at: node.start, remove: first.start - node.start, insert: head ? '' : 'void (' });
+    if (!head) edits.push({ at: last.end, remove: 0, insert: ')' });
+    return; // what its initializers hold is expressions: no `var` of this scope in them
+  }
+  const fields = node as unknown as Record<string, unknown>;
+  for (const [field, value] of Object.entries(fields)) {
+    if (field === 'type' || field === 'start' || field === 'end') continue;
+    const isHead =
+      (node.type === 'ForStatement' && field === 'init') ||
+      ((node.type === 'ForInStatement' || node.type === 'ForOfStatement') && field === 'left');
+    if (Array.isArray(value)) {
+      for (const item of value) if (isNode(item)) nestedVars(item, edits, declared, false);
+    } else if (isNode(value)) nestedVars(value, edits, declared, isHead);
+  }
+}
+
 /** `js` with edits made, and which of its slices went where (`[outStart, jsStart, length]` each). */
 interface Edited {
   text: string;
@@ -567,6 +597,13 @@ export function scriptOf(js: string, scope: string = SCOPE_KEY, origin: Origin =
       edits.push({ at: statement.start, remove: statement.end - statement.start, insert: '' });
       continue;
     }
+    if (
+      statement.type !== 'VariableDeclaration' &&
+      statement.type !== 'FunctionDeclaration' &&
+      statement.type !== 'ClassDeclaration' &&
+      statement.type !== 'ImportDeclaration'
+    )
+      nestedVars(statement, edits, declared, false);
     switch (statement.type) {
       case 'ImportDeclaration': {
         const declaration = statement as Node & { specifiers: Specifier[]; source: Node };

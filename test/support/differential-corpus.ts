@@ -325,6 +325,13 @@ export const DIFFERENTIAL_SESSIONS: readonly DiffSession[] = [
     cells: [
       'let acc: number[] = [];\nfor (let i = 0; i < 3; i++) acc.push(i);\nacc',
       'for (var v = 0; v < 2; v++) {}\nv',
+      // A `var` in a block, loop, `try` or `switch` is a top-level name: the next cells see it.
+      'v',
+      'try {\n  var parsedData = JSON.parse("[1, 2]");\n} catch (e) {}\n"parsed"',
+      'parsedData',
+      'for (var [pairKey, pairValue] of [["a", 1], ["b", 2]] as [string, number][]) {}\nif (pairValue) { var fromIf = pairKey + pairValue; }\nswitch (fromIf) { case "b2": var fromSwitch = "switched"; }\n"done"',
+      '[pairKey, pairValue, fromIf, fromSwitch]',
+      'const readers: (() => string)[] = [];\nfor (var forIn in { p: 1, q: 2 }) readers.push(() => forIn);\nreaders.map((f) => f())',
       'let w = 0;\nwhile (w < 5) w += 2;\nw',
       'do { w--; } while (w > 0);\nw',
       'switch (w) {\n  case 0: acc.push(99); break;\n  default: acc.push(-1);\n}\nacc',
