@@ -722,9 +722,12 @@ export function scriptOf(js: string, scope: string = SCOPE_KEY, origin: Origin =
         low = middle + 1;
       } else high = middle - 1;
     }
+    // Inside what was put before the cell's first text (`void (` for `const x = …`, which V8 names
+    // as the place of a name read there): the place of that first text.
+    if (found === -1 && slices.length > 0 && at >= 0) found = 0;
     if (found === -1) return null;
     const [outStart = 0, jsStart = 0, length = 0] = slices.slice(found * 3, found * 3 + 3);
-    const offset = jsStart + Math.min(at - outStart, length);
+    const offset = jsStart + Math.max(0, Math.min(at - outStart, length));
     jsStarts ??= lineStarts(js);
     let jsLine = 0;
     while (jsLine + 1 < jsStarts.length && (jsStarts[jsLine + 1] ?? 0) <= offset) jsLine++;

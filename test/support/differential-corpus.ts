@@ -386,6 +386,12 @@ export const DIFFERENTIAL_SESSIONS: readonly DiffSession[] = [
     ],
   },
   {
+    // The frame of a name read in the cell's first declaration, before its own line.
+    name: 'a name read before its declaration, on the first line',
+    replDiffers: "the REPL's top-level names are globals its transpile declares with var",
+    cells: ['const early = typeof structuredClone;\nconst structuredClone = 1;'],
+  },
+  {
     name: 'a cell that declares names and fails last',
     cells: [
       'const before = 1;\nbefore',
