@@ -591,8 +591,22 @@ export function scriptOf(js: string, scope: string = SCOPE_KEY, origin: Origin =
         edits.push({ at: statement.start, remove: statement.end - statement.start, insert: '' });
         continue;
       }
-      edits.push({ at: statement.start, remove: declaration.start - statement.start, insert: '' });
+      // `export default` of an expression, or of a function or class without a name, runs it as an
+      // expression (a statement may not start with `function (`, `class {` or `{ a: 1, b: 2 }`).
+      const named =
+        (declaration.type === 'FunctionDeclaration' || declaration.type === 'ClassDeclaration') &&
+        (declaration as Node & { id: Identifier | null }).id !== null;
+      const unnamed = statement.type === 'ExportDefaultDeclaration' && !named;
+      edits.push({
+        at: statement.start,
+        remove: declaration.start - statement.start,
+        insert: unnamed ? 'void ' : '',
+      });
       statement = declaration;
+      if (unnamed) {
+        rewriteCalls(statement, edits);
+        continue;
+      }
     } else if (statement.type === 'ExportAllDeclaration') {
       edits.push({ at: statement.start, remove: statement.end - statement.start, insert: '' });
       continue;

@@ -392,6 +392,15 @@ export const DIFFERENTIAL_SESSIONS: readonly DiffSession[] = [
     cells: ['const early = typeof structuredClone;\nconst structuredClone = 1;'],
   },
   {
+    // A cell pasted from a module: its default export runs (a class without a name, here).
+    name: 'a default export',
+    replDiffers: "node's REPL takes no export",
+    cells: [
+      'let defaults = 0;\nexport default class {\n  static made = ++defaults;\n}\ndefaults',
+      'defaults',
+    ],
+  },
+  {
     name: 'a cell that declares names and fails last',
     cells: [
       'const before = 1;\nbefore',
