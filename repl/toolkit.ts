@@ -7,6 +7,7 @@
  * SDK, so it is loaded just after the first prompt is shown; the evaluator waits for it before it
  * runs the first input (well before anyone has typed one).
  */
+import { types } from 'node:util';
 import * as sdk from 'scratchlab';
 import { defaultStore } from 'scratchlab/data';
 import { html, image, md, svg } from 'scratchlab/presentation';
@@ -92,8 +93,10 @@ export function createToolkit(host: ToolkitHost): Toolkit {
       image,
     },
     // Plain promises too: `list.save('x.csv')` and `chart.save('x.png')` answer one.
+    // A proxy is not asked (`instanceof` runs its `getPrototypeOf` trap): it is shown as it is.
     awaitsItself: (value): value is PromiseLike<unknown> =>
-      value instanceof sdk.PagedList || value instanceof Promise || isAwaitedByRepl(value),
+      !types.isProxy(value) &&
+      (value instanceof sdk.PagedList || value instanceof Promise || isAwaitedByRepl(value)),
     afterInput: finishProgressBars,
     stopLive: stopLiveCharts,
     closeStore: () => store.close(),

@@ -88,7 +88,69 @@ export function installInterop(): void {
   };
   // `import(x)`: the module loaded once the promise is awaited, as `import()` does.
   interop.later = (load: () => unknown): Promise<unknown> => Promise.resolve().then(load);
+  interop.declare = declareNames;
+  interop.named = (fn: object, name: string): object =>
+    Object.defineProperty(fn, 'name', { value: name, configurable: true });
+  interop.constant = makeConstant;
   Object.defineProperty(globalThis, Symbol.for(INTEROP_KEY), { value: interop, configurable: true });
+}
+
+const property = (value: unknown): PropertyDescriptor => ({
+  value,
+  writable: true,
+  enumerable: true,
+  configurable: true,
+});
+
+/**
+ * Before a cell runs, each name it declares becomes a property of `scope` it may assign. A name
+ * new to the scope is `undefined` (`var`, a function, an import), or, declared by `let`, `const`
+ * or `class` (`lexical`), unreadable until its declaration runs, as in a module (reading it throws
+ * a ReferenceError, the first assignment sets it). A name the scope has keeps its value (a later
+ * cell declares it again), made writable again if an earlier cell's `const` made it constant.
+ */
+function declareNames(scope: object, names: readonly string[], lexical: readonly string[]): void {
+  const isLexical = new Set(lexical);
+  for (const name of names) {
+    const held = Object.getOwnPropertyDescriptor(scope, name);
+    if (held === undefined) {
+      if (!isLexical.has(name)) Object.defineProperty(scope, name, property(undefined));
+      else
+        Object.defineProperty(scope, name, {
+          get() {
+            throw new ReferenceError(`Cannot access '${name}' before initialization`);
+          },
+          set(value: unknown) {
+            Object.defineProperty(scope, name, property(value));
+          },
+          enumerable: true,
+          configurable: true,
+        });
+    } else if (held.get) {
+      let value: unknown;
+      try {
+        value = held.get.call(scope);
+      } catch {
+        value = undefined; // never initialized: an earlier cell failed before its declaration
+      }
+      Object.defineProperty(scope, name, property(value));
+    }
+  }
+}
+
+/** After a `const` declaration runs: its names are constant, as in a module, for every later cell. */
+function makeConstant(scope: object, names: readonly string[]): void {
+  for (const name of names) {
+    const value: unknown = (scope as Record<string, unknown>)[name];
+    Object.defineProperty(scope, name, {
+      get: () => value,
+      set() {
+        throw new TypeError('Assignment to constant variable.');
+      },
+      enumerable: true,
+      configurable: true,
+    });
+  }
 }
 
 /** `Symbol.for` key of the kernel's cell scope; a second scope (a test's runner) gets `.2`, … */
@@ -118,10 +180,14 @@ const SCOPE = '__scratchlabCellScope';
 /** The executor's `exports` and `require`, by names a cell's own `exports` or `require` does not take. */
 const EXPORTS = '__scratchlabExports';
 const REQUIRE = '__scratchlabRequire';
+/** What a cell's function declaration `f` is named in the code run (see scriptOf). */
+const FUNCTION = '__scratchlabFunction_';
 
 const TS_OPTIONS: TransformOptions = {
   loader: 'ts',
   sourcemap: true,
+  // What this Node lacks is lowered, as tsc lowers it (an `accessor` field Node 20 cannot parse).
+  target: `node${process.versions.node}`,
   // Keep every import: one whose names this cell does not use is used by the next cells.
   tsconfigRaw: { compilerOptions: { verbatimModuleSyntax: true, experimentalDecorators: true } },
 };
@@ -321,7 +387,8 @@ function importAssignment(js: string, statement: Node & { specifiers: Specifier[
       const imported = s.imported?.name ?? JSON.stringify(s.imported?.value ?? s.local.name);
       return `${imported}: ${s.local.name}`;
     });
-  if (!namespace) return `({ ${named.join(', ')} } = ${required});`;
+  // `;` first: the line before may end without one, and a `(` would call its value.
+  if (!namespace) return `;({ ${named.join(', ')} } = ${required});`;
   const rest = named.length > 0 ? ` ({ ${named.join(', ')} } = ${namespace.local.name});` : '';
   return `${namespace.local.name} = ${required};${rest}`;
 }
@@ -363,6 +430,36 @@ function rewriteCalls(node: Node, edits: Edit[], starts: Set<number> = new Set()
     if (Array.isArray(value)) {
       for (const item of value) if (isNode(item)) rewriteCalls(item, edits, starts);
     } else if (isNode(value)) rewriteCalls(value, edits, starts);
+  }
+}
+
+/**
+ * A `var` in a block, loop, `try` or `switch` of the cell's top level (outside any function or
+ * class) is a top-level name too, as in a module (`for (var i …)`, `try { var data = … }`): it
+ * becomes an assignment to the scope's name (`void (x = …)`, `for (x of …)`), its names are
+ * `declared`. `head` says `node` is a `for`'s declaration, whose `var` is only dropped.
+ */
+function nestedVars(node: Node, edits: Edit[], declared: string[], head: boolean): void {
+  if (FUNCTIONS.has(node.type) || node.type === 'ClassDeclaration' || node.type === 'ClassExpression') return;
+  if (node.type === 'VariableDeclaration') {
+    const { kind, declarations } = node as Node & { kind: string; declarations: Declarator[] };
+    const first = declarations[0];
+    const last = declarations.at(-1);
+    if (kind !== 'var' || !first || !last) return;
+    for (const d of declarations) boundNames(d.id, declared);
+    edits.push({ at: node.start, remove: first.start - node.start, insert: head ? '' : 'void (' });
+    if (!head) edits.push({ at: last.end, remove: 0, insert: ')' });
+    return; // what its initializers hold is expressions: no `var` of this scope in them
+  }
+  const fields = node as unknown as Record<string, unknown>;
+  for (const [field, value] of Object.entries(fields)) {
+    if (field === 'type' || field === 'start' || field === 'end') continue;
+    const isHead =
+      (node.type === 'ForStatement' && field === 'init') ||
+      ((node.type === 'ForInStatement' || node.type === 'ForOfStatement') && field === 'left');
+    if (Array.isArray(value)) {
+      for (const item of value) if (isNode(item)) nestedVars(item, edits, declared, false);
+    } else if (isNode(value)) nestedVars(value, edits, declared, isHead);
   }
 }
 
@@ -473,6 +570,8 @@ export function scriptOf(js: string, scope: string = SCOPE_KEY, origin: Origin =
   const declared: string[] = [];
   /** `scope.f = f` for each hoisted function, before the cell's first statement. */
   const hoisted: string[] = [];
+  /** The names declared by `let`, `const` and `class`: unreadable until their declaration runs. */
+  const lexical: string[] = [];
   let hasToplevelAwait = false;
   // The last expression's capture goes first at its place (before a call's `(0, `): made now,
   // named once the cell's names are known.
@@ -492,12 +591,33 @@ export function scriptOf(js: string, scope: string = SCOPE_KEY, origin: Origin =
         edits.push({ at: statement.start, remove: statement.end - statement.start, insert: '' });
         continue;
       }
-      edits.push({ at: statement.start, remove: declaration.start - statement.start, insert: '' });
+      // `export default` of an expression, or of a function or class without a name, runs it as an
+      // expression (a statement may not start with `function (`, `class {` or `{ a: 1, b: 2 }`).
+      const named =
+        (declaration.type === 'FunctionDeclaration' || declaration.type === 'ClassDeclaration') &&
+        (declaration as Node & { id: Identifier | null }).id !== null;
+      const unnamed = statement.type === 'ExportDefaultDeclaration' && !named;
+      edits.push({
+        at: statement.start,
+        remove: declaration.start - statement.start,
+        insert: unnamed ? 'void ' : '',
+      });
       statement = declaration;
+      if (unnamed) {
+        rewriteCalls(statement, edits);
+        continue;
+      }
     } else if (statement.type === 'ExportAllDeclaration') {
       edits.push({ at: statement.start, remove: statement.end - statement.start, insert: '' });
       continue;
     }
+    if (
+      statement.type !== 'VariableDeclaration' &&
+      statement.type !== 'FunctionDeclaration' &&
+      statement.type !== 'ClassDeclaration' &&
+      statement.type !== 'ImportDeclaration'
+    )
+      nestedVars(statement, edits, declared, false);
     switch (statement.type) {
       case 'ImportDeclaration': {
         const declaration = statement as Node & { specifiers: Specifier[]; source: Node };
@@ -520,20 +640,32 @@ export function scriptOf(js: string, scope: string = SCOPE_KEY, origin: Origin =
         // esbuild's helpers (`var __decorateClass = …`) stay the cell's own.
         if (kind === 'var' && names.every((name) => name.startsWith('__'))) break;
         declared.push(...names);
+        if (kind !== 'var') lexical.push(...names);
         rewriteCalls(statement, edits);
         edits.push({ at: statement.start, remove: first.start - statement.start, insert: 'void (' });
         // `let x;` declares a fresh `x`; `var x;` keeps its value, as JavaScript does.
         for (const d of declarations)
           if (d.init === null && kind !== 'var') edits.push({ at: d.end, remove: 0, insert: ' = undefined' });
-        edits.push({ at: last.end, remove: 0, insert: ')' });
+        edits.push({
+          at: last.end,
+          remove: 0,
+          insert: kind === 'const' ? `, ${INTEROP}.constant(${SCOPE}, ${JSON.stringify(names)}))` : ')',
+        });
         continue;
       }
       case 'FunctionDeclaration': {
         const id = (statement as Node & { id: Identifier | null }).id;
         if (id) {
           declared.push(id.name);
-          // Hoisted, as the declaration is: callable from the cell's lines above it, and after.
-          hoisted.push(`${SCOPE}[${JSON.stringify(id.name)}] = ${id.name};`);
+          // Declared under a name of its own, so the cell's `f` is the scope's: an assignment to it
+          // in this cell (`f = memo(f)`) reaches the later cells and this cell's own functions, as
+          // in one module. Its `name` is its own. Hoisted, as the declaration is: callable from the
+          // cell's lines above it, and after.
+          const local = `${FUNCTION}${id.name}`;
+          edits.push({ at: id.start, remove: id.end - id.start, insert: local });
+          hoisted.push(
+            `${SCOPE}[${JSON.stringify(id.name)}] = ${INTEROP}.named(${local}, ${JSON.stringify(id.name)});`,
+          );
         }
         break;
       }
@@ -541,6 +673,7 @@ export function scriptOf(js: string, scope: string = SCOPE_KEY, origin: Origin =
         const id = (statement as Node & { id: Identifier | null }).id;
         if (id) {
           declared.push(id.name);
+          lexical.push(id.name);
           edits.push({ at: statement.start, remove: 0, insert: `${id.name} = ` });
           edits.push({ at: statement.end, remove: 0, insert: ';' });
         }
@@ -579,7 +712,7 @@ export function scriptOf(js: string, scope: string = SCOPE_KEY, origin: Origin =
   const ensure =
     names.length === 0
       ? ''
-      : `for (var ${SCOPE}Name of ${JSON.stringify(names)}) if (!(${SCOPE}Name in ${SCOPE})) ${SCOPE}[${SCOPE}Name] = undefined;`;
+      : `${INTEROP}.declare(${SCOPE}, ${JSON.stringify(names)}, ${JSON.stringify([...new Set(lexical)])});`;
   const head =
     `var ${SCOPE} = globalThis[Symbol.for(${JSON.stringify(scope)})], ${EXPORTS} = exports, ${REQUIRE} = require, ` +
     `${INTEROP} = globalThis[Symbol.for(${JSON.stringify(INTEROP_KEY)})]; ${ensure}` +
@@ -603,9 +736,12 @@ export function scriptOf(js: string, scope: string = SCOPE_KEY, origin: Origin =
         low = middle + 1;
       } else high = middle - 1;
     }
+    // Inside what was put before the cell's first text (`void (` for `const x = …`, which V8 names
+    // as the place of a name read there): the place of that first text.
+    if (found === -1 && slices.length > 0 && at >= 0) found = 0;
     if (found === -1) return null;
     const [outStart = 0, jsStart = 0, length = 0] = slices.slice(found * 3, found * 3 + 3);
-    const offset = jsStart + Math.min(at - outStart, length);
+    const offset = jsStart + Math.max(0, Math.min(at - outStart, length));
     jsStarts ??= lineStarts(js);
     let jsLine = 0;
     while (jsLine + 1 < jsStarts.length && (jsStarts[jsLine + 1] ?? 0) <= offset) jsLine++;

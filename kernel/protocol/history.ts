@@ -21,6 +21,7 @@ import { appendFile, chmod, mkdir, open, rename, stat, writeFile } from 'node:fs
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { clearTimeout, setTimeout } from 'node:timers'; // not a cell's replaced globals (./server.ts)
+import { inspect } from 'node:util';
 import lockfile from 'proper-lockfile';
 import { mayHoldSecret } from './may-hold-secret.js';
 
@@ -67,6 +68,10 @@ export interface HistoryOptions {
    * its names (`const t = session.xToken`, then `t`). Asked at each cell: a short list.
    */
   secrets?: () => Iterable<string>;
+}
+
+function withoutBackslashes(text: string): string {
+  return text.includes('\\') ? text.replaceAll('\\', '') : text;
 }
 
 /** The history's folder and file are the user's alone. */
@@ -189,10 +194,16 @@ export class History {
   /** Whether `input` or `output` (whole, before any cut) holds a secret value the kernel knows. */
   #holdsSecret(input: string, output: string | null): boolean {
     try {
+      // A value shown is inspect's text (a string in quotes, `\` and quotes escaped, of a JSON
+      // text escaped again): the secret is looked for as written, as inspect and JSON escape it,
+      // and in texts without their backslashes (escaped once or twice alike).
+      const texts = new Set([input, output ?? ''].flatMap((text) => [text, withoutBackslashes(text)]));
       for (const secret of this.#secrets()) {
         // Only text counts (a `null` would match the word "null"); an empty one matches anything.
         if (typeof secret !== 'string' || secret === '') continue;
-        if (input.includes(secret) || output?.includes(secret)) return true;
+        const forms = [secret, inspect(secret).slice(1, -1), JSON.stringify(secret).slice(1, -1)];
+        for (const form of new Set([...forms, ...forms.map(withoutBackslashes)]))
+          if (form !== '' && [...texts].some((text) => text.includes(form))) return true;
       }
       return false;
     } catch (error) {

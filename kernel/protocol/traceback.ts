@@ -195,6 +195,15 @@ export function stackFrames(stack: string, cells: CellSources): string[] {
   return frames;
 }
 
+/**
+ * V8's message names a call as the code run writes it: the kernel calls a cell's `f(…)` as
+ * `(0, f)(…)` (./../execution/cell-script.ts), and `f is not a function` would read
+ * `(0 , f) is not a function`. The message shown names it as the cell does.
+ */
+function asWritten(message: string): string {
+  return message.replace(/\(0 , ([\p{ID_Start}$_][\p{ID_Continue}$\u200C\u200D]*)\)/gu, '$1');
+}
+
 /** `ename`/`evalue`/`traceback` of a thrown value. `oneLine` errors (the SDK's) show no frames. */
 export function cellError(
   thrown: unknown,
@@ -206,7 +215,7 @@ export function cellError(
   let frames: string[] = [];
   if (thrown instanceof Error) {
     ename = thrown.name || thrown.constructor?.name || 'Error';
-    evalue = thrown.message;
+    evalue = thrown instanceof TypeError ? asWritten(thrown.message) : thrown.message;
     if (!options.oneLine && typeof thrown.stack === 'string') frames = stackFrames(thrown.stack, cells);
   } else {
     ename = 'Uncaught';

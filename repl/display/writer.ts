@@ -5,7 +5,7 @@
  * secrets in plain objects redacted.
  */
 import { STATUS_CODES } from 'node:http';
-import { inspect } from 'node:util';
+import { inspect, types } from 'node:util';
 import { Chalk } from 'chalk';
 import { ApiError, LoginRequiredError } from 'scratchlab';
 import {
@@ -67,6 +67,8 @@ export function formatLoginRequired(error: LoginRequiredError, color: boolean): 
 export function createWriter(options: WriterOptions): Writer {
   const dim = new Chalk({ level: options.color ? 1 : 0 }).dim;
   return (value) => {
+    // A proxy is shown as node's REPL shows it (its target): no test here may run one of its traps.
+    if (types.isProxy(value)) return inspect(value, inspectOptions(options.color));
     if (value instanceof ApiError) return formatApiError(value, options.color);
     if (value instanceof LoginRequiredError) return formatLoginRequired(value, options.color);
     const mistake = formatCallerMistake(value, dim);

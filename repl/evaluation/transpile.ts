@@ -84,6 +84,8 @@ export function warmUpTranspiler(): void {
 
 const TS_OPTIONS: TransformOptions = {
   loader: 'ts',
+  // What this Node lacks is lowered, as tsc lowers it (an `accessor` field Node 20 cannot parse).
+  target: `node${process.versions.node}`,
   // Keep every import: TypeScript would drop one whose names are unused yet, but in a REPL they
   // are used by the next line.
   // Decorators as TypeScript has long compiled them (the kernel's cells too).

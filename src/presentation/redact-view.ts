@@ -4,7 +4,7 @@
  * instances keep their own `inspect` (the SDK's redact themselves); a value without such keys is
  * shown as it is, unchanged.
  */
-import { inspect } from 'node:util';
+import { inspect, types } from 'node:util';
 import { isSecretKey, REDACTED } from '../redact.js';
 
 /** Keys whose values are secrets: tokens, passwords, session ids, cookies, credentials. */
@@ -33,20 +33,24 @@ export function isSecretViewKey(key: string): boolean {
  * showing it; the value itself is never changed.
  */
 export function redactForView(value: unknown, depth = 0, seen = new Set<object>()): unknown {
-  if (typeof value !== 'object' || value === null || depth > MAX_DEPTH || seen.has(value) || !isPlain(value))
+  // A proxy is shown as Node shows it (its target, no trap run): a trap may count, fail or fetch.
+  if (
+    typeof value !== 'object' ||
+    value === null ||
+    depth > MAX_DEPTH ||
+    seen.has(value) ||
+    types.isProxy(value) ||
+    !isPlain(value)
+  )
     return value;
   seen.add(value);
   try {
     let changed = false;
-    if (Array.isArray(value)) {
-      const items = value.map((item: unknown) => {
-        const shown = redactForView(item, depth + 1, seen);
-        if (shown !== item) changed = true;
-        return shown;
-      });
-      return changed ? items : value;
-    }
-    const copy: Record<string, unknown> = Object.create(Object.getPrototypeOf(value) as object | null);
+    // An array's copy is an array of its class, made without calling its constructor (`map` would
+    // call a subclass's); its items and other keys are read as an object's.
+    const copy: Record<string, unknown> = Array.isArray(value)
+      ? Object.setPrototypeOf(new Array(value.length), Object.getPrototypeOf(value) as object | null)
+      : Object.create(Object.getPrototypeOf(value) as object | null);
     // By descriptor: showing a value never runs its getters (one may count, fail or fetch); a
     // getter is copied as one (shown `[Getter]`), and one under a secret's key is not shown at all.
     for (const [key, descriptor] of Object.entries(Object.getOwnPropertyDescriptors(value))) {

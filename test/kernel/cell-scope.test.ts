@@ -125,12 +125,16 @@ describe('frames and syntax errors name the cell’s own lines', () => {
     expect((failed as { traceback: string[] }).traceback[0]).toMatch(/, line 2, column 29\n/);
   });
 
-  it('places an `accessor` field at its cell line, not at a line of esbuild’s reprint', async () => {
+  it('runs an `accessor` field (lowered, as tsc does), its frames at its cell lines', async () => {
     const failed = await run(
-      '// a comment\n\ninterface Shape { n: number }\nclass Auto {\n  // kept\n  accessor n = 1;\n}',
+      "// a comment\n\ninterface Shape { n: number }\nclass Auto {\n  // kept\n  accessor n = (() => { throw new Error('in accessor'); })();\n}\nnew Auto()",
     );
-    expect(failed).toMatchObject({ ename: 'TSError' });
-    expect((failed as { evalue: string }).evalue).toMatch(/^Cell In\[\d+\], line 6: /);
+    expect(failed).toMatchObject({ ename: 'Error', evalue: 'in accessor' });
+    const at = frames(failed);
+    expect([at[0], at.at(-1)]).toEqual([
+      [count(), 6],
+      [count(), 8],
+    ]);
   });
 });
 
@@ -149,6 +153,10 @@ describe('a value shown', () => {
     expect(await run('reads')).toBe('0');
     expect(await run("({ token: 'x', get boom() { throw new Error('read'); } })")).toBe(
       "{ token: '[redacted]', boom: [Getter] }",
+    );
+    // An array's own keys are redacted as an object's.
+    expect(await run("Object.assign([1, 2], { token: 'x', note: 'n' })")).toBe(
+      "[ 1, 2, token: '[redacted]', note: 'n' ]",
     );
   });
 });

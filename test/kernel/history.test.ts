@@ -4,7 +4,7 @@
 import { execFile } from 'node:child_process';
 import { chmodSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { promisify } from 'node:util';
+import { inspect, promisify } from 'node:util';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { globMatcher, History, MAX_OUTPUT } from '../../kernel/protocol/history.js';
 import { drive, hasJupyter, installKernels, type JupyterHome, jupyterHome, ROOT } from './jupyter.js';
@@ -314,6 +314,26 @@ describe('secret values in cells', () => {
     expect(await failing.query({ hist_access_type: 'tail', n: 10 })).toEqual([]);
     expect(statSync(fresh).mode & 0o777).toBe(0o600);
     expect(statSync(dirname(fresh)).mode & 0o777).toBe(0o700);
+  });
+});
+
+describe('secret values shown escaped', () => {
+  it('keeps no cell that shows a secret as inspect or JSON write it (a password with a backslash or quotes)', async () => {
+    const home = jupyterHome('history-secret-escaped');
+    const file = join(home.dir, 'history.jsonl');
+    const password = `pa\\ss'wo"rd\`1`;
+    const history = History.open(file, { secrets: () => [password, 'line\nbreak'] });
+    // What a cell's value shows for the password read into a variable: inspect's text, of the
+    // string, of its JSON, of an object holding it; and a secret holding a line break.
+    history.record(1, 'pw', inspect(password));
+    history.record(2, 'JSON.stringify(pw)', inspect(JSON.stringify(password)));
+    history.record(3, '({ pw })', inspect({ pw: password }));
+    history.record(4, 'note', inspect('line\nbreak'));
+    history.record(5, "'plain'", "'plain'");
+    await history.flushed();
+    expect(await history.query({ hist_access_type: 'tail', n: 10 })).toEqual([
+      [history.session, 5, "'plain'"],
+    ]);
   });
 });
 

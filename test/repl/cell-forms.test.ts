@@ -39,3 +39,12 @@ describe('cell forms in the REPL', () => {
       expect(lines.slice(0, form.error.lines.length), out).toEqual(form.error.lines);
   });
 });
+
+describe('a value the REPL shows', () => {
+  it('is a proxy shown as node’s REPL shows it, none of its traps run', { timeout: 60_000 }, async () => {
+    const source = "new Proxy({ b: 2 }, { getPrototypeOf() { throw new Error('trap ran'); } })";
+    expect(await repl.runCell(source, 30_000)).toBe(
+      'Proxy [ { b: 2 }, { getPrototypeOf: [Function: getPrototypeOf] } ]',
+    );
+  });
+});

@@ -226,4 +226,35 @@ export const CELL_FORMS: readonly CellForm[] = [
     source: "'use strict'\nconst strictA = 1\nstrictA",
     shows: '1',
   },
+  {
+    name: "a cell's function fetch, a var AbortController in its loop, then the SDK",
+    kernelOnly: REPL_GLOBALS,
+    source:
+      "function fetch() {\n  return 'mine';\n}\nfor (var AbortController of ['a', 'b']) {}\n[fetch(), AbortController, (await session.users.get(sandbox.samples.demoUser)).username]",
+    shows: "[ 'mine', 'b', 'demo_scratcher' ]",
+  },
+  {
+    name: "a cell's const read before its line, as in a module",
+    kernelOnly: REPL_GLOBALS,
+    source: 'const early = typeof structuredClone;\nconst structuredClone = 1;',
+    error: {
+      name: 'ReferenceError',
+      message: "Cannot access 'structuredClone' before initialization",
+      lines: [1],
+    },
+  },
+  {
+    name: "…then the SDK still has Node's fetch, AbortController and structuredClone",
+    kernelOnly: REPL_GLOBALS,
+    source:
+      '[(await session.users.get(sandbox.samples.demoUser)).username, fetch(), AbortController, typeof globalThis.structuredClone]',
+    shows: "[ 'demo_scratcher', 'mine', 'b', 'function' ]",
+  },
+  {
+    // Shown as Node shows it (its target): none of its traps runs.
+    name: 'a proxy whose traps throw',
+    kernelOnly: "node's REPL shows a proxy as `Proxy [ target, handler ]` (test/repl/cell-forms.test.ts)",
+    source: "new Proxy({ b: 2 }, { getPrototypeOf() { throw new Error('trap ran'); } })",
+    shows: '{ b: 2 }',
+  },
 ];

@@ -53,6 +53,13 @@ export const DIFFERENTIAL_SESSIONS: readonly DiffSession[] = [
       'function outer() { return inner(); }\nfunction inner() { return "inner"; }\nouter()',
       'const made = [0, 1, 2].map((i) => () => i * level);\nmade.map((f) => f())',
       'level = 0;\nmade.map((f) => f())',
+      // A function declaration is the scope's within its own cell too: assigning it reaches the
+      // cell's other functions and the later cells.
+      'function helperA() { return "a1"; }\nfunction userA() { return helperA(); }\nuserA()',
+      'helperA = () => "a2";\nuserA()',
+      'function twice(n) { return n * 2; }\nconst plainTwice = twice;\ntwice = (n) => plainTwice(n) + 1;\n[twice(1), plainTwice.name, userA()]',
+      'twice(1)',
+      'function fact(n: number): number { return n <= 1 ? 1 : n * fact(n - 1); }\n[fact(5), fact.name, typeof fact]',
     ],
   },
   {
@@ -207,6 +214,11 @@ export const DIFFERENTIAL_SESSIONS: readonly DiffSession[] = [
       'rethrow()',
       'Symbol() + ""',
       'BigInt(1.5)',
+      // What the kernel's `(0, f)(…)` rewrite leaves to V8's message is the call as written.
+      "const notCallable = 5 as unknown as () => void, makesNothing = () => undefined as unknown as () => void;\n'declared'",
+      'notCallable()',
+      'makesNothing()()',
+      'notCallable`tagged`',
       "'abc'.repeat(-1)",
       'const frozenObj = Object.freeze({ k: 1 });\n"ok"',
       '(() => { "use strict"; (frozenObj as { k: number }).k = 2; })()',
@@ -225,11 +237,20 @@ export const DIFFERENTIAL_SESSIONS: readonly DiffSession[] = [
       'reads',
       'const proxy = new Proxy({}, { get: (_t, k) => `prop ${String(k)}` });\n(proxy as Record<string, string>).anything',
       'class Box2 { static #count = 0; static next() { return ++Box2.#count; } }\n[Box2.next(), Box2.next()]',
+      // Shown without running a proxy's traps, an array's getters or its class's constructor.
+      'let trapsRun = 0;\nconst watched = new Proxy({ a: 1 }, {\n  ownKeys(t) { trapsRun++; return Reflect.ownKeys(t); },\n  getPrototypeOf(t) { trapsRun++; return Reflect.getPrototypeOf(t); },\n});\nwatched',
+      'trapsRun',
+      'new Proxy({ b: 2 }, { getPrototypeOf() { throw new Error("trap ran"); } })',
+      'const indexed = [1];\nObject.defineProperty(indexed, 1, { get() { throw new Error("index getter ran"); }, enumerable: true });\nindexed',
+      'let stacks = 0;\nclass Stack<T> extends Array<T> {\n  constructor(...items: T[]) { super(...items); stacks++; }\n}\nconst stack = Stack.from([1, 2]);\nstack',
+      'stacks',
     ],
   },
   {
     name: 'classes and objects',
     cells: [
+      // An auto-accessor field (TypeScript 4.9): Node 20 has none, tsc lowers it, so must the kernel.
+      'class Auto {\n  accessor count = 1;\n  static accessor made = 0;\n}\nconst auto = new Auto();\nauto.count++;\n[auto.count, Auto.made]',
       'abstract class Animal {\n  abstract sound(): string;\n  speak() { return `${this.constructor.name} says ${this.sound()}`; }\n}\nclass Dog extends Animal { sound() { return "woof"; } }\nnew Dog().speak()',
       'class Counter {\n  static instances = 0;\n  count = 0;\n  constructor() { Counter.instances++; }\n  inc() { this.count++; return this; }\n}\nnew Counter().inc().inc().count',
       'new Counter();\nCounter.instances',
@@ -304,6 +325,13 @@ export const DIFFERENTIAL_SESSIONS: readonly DiffSession[] = [
     cells: [
       'let acc: number[] = [];\nfor (let i = 0; i < 3; i++) acc.push(i);\nacc',
       'for (var v = 0; v < 2; v++) {}\nv',
+      // A `var` in a block, loop, `try` or `switch` is a top-level name: the next cells see it.
+      'v',
+      'try {\n  var parsedData = JSON.parse("[1, 2]");\n} catch (e) {}\n"parsed"',
+      'parsedData',
+      'for (var [pairKey, pairValue] of [["a", 1], ["b", 2]] as [string, number][]) {}\nif (pairValue) { var fromIf = pairKey + pairValue; }\nswitch (fromIf) { case "b2": var fromSwitch = "switched"; }\n"done"',
+      '[pairKey, pairValue, fromIf, fromSwitch]',
+      'const readers: (() => string)[] = [];\nfor (var forIn in { p: 1, q: 2 }) readers.push(() => forIn);\nreaders.map((f) => f())',
       'let w = 0;\nwhile (w < 5) w += 2;\nw',
       'do { w--; } while (w > 0);\nw',
       'switch (w) {\n  case 0: acc.push(99); break;\n  default: acc.push(-1);\n}\nacc',
@@ -330,6 +358,46 @@ export const DIFFERENTIAL_SESSIONS: readonly DiffSession[] = [
       "'use strict'\nconst tag = (s) => s.raw.join('|')\ntag`a${1}b`",
       'let picked = 0\nswitch (picked) { case 0: double(1)\n  picked = double(2)\n}\npicked',
       'semi = double(semi)\ndouble(semi)\n[semi, pair]',
+      // An import after a line without `;`: its names are assigned in parentheses.
+      "double(1)\nimport { join } from 'node:path'\njoin('a', String(semi))",
+      "let afterImport = double(semi)\nimport fs from 'node:fs'\nimport * as nodePath from 'node:path'\nimport { sep, basename as base } from 'node:path'\n[typeof fs.readFileSync, nodePath.sep === sep, base('x/y'), afterImport]",
+    ],
+  },
+  {
+    // A cell's `let`, `const` and `class` cannot be read before their line runs, and a `const`
+    // stays constant for every later cell, as in one module.
+    name: 'constants and the temporal dead zone',
+    replDiffers: "the REPL's top-level names are globals its transpile declares with var",
+    cells: [
+      "let tdzSeen = 'none';\ntry { tdzSeen = String(laterLet); } catch (e) { tdzSeen = (e as Error).message; }\nlet laterLet = 1;\n[tdzSeen, laterLet]",
+      "let typeofSeen = 'none';\ntry { typeofSeen = typeof laterConst; } catch (e) { typeofSeen = (e as Error).name; }\nconst laterConst = 2;\ntypeofSeen",
+      "let classSeen = 'none';\ntry { new LateClass(); } catch (e) { classSeen = (e as Error).message; }\nclass LateClass {}\nclassSeen",
+      'const fixed = 1;\nfixed',
+      "let assignSeen = 'none';\ntry { fixed = 2; } catch (e) { assignSeen = (e as Error).message; }\n[assignSeen, fixed]",
+      "let loopSeen = 'none';\ntry { for (fixed of [3]) { } } catch (e) { loopSeen = (e as Error).name; }\n[loopSeen, fixed]",
+      "let patternSeen = 'none';\ntry { ({ fixed } = { fixed: 4 }); } catch (e) { patternSeen = (e as Error).name; }\n[patternSeen, fixed]",
+      'fixed++',
+      'function readsLater() { return lateName; }\n"declared"',
+      "let lateSeen = 'none';\ntry { readsLater(); } catch (e) { lateSeen = (e as Error).message; }\nconst lateName = 'set';\n[lateSeen, readsLater()]",
+      'const { dd1 = fixed + 1, dd2 = String(dd1) } = {} as { dd1?: number; dd2?: string };\n[dd1, dd2]',
+      'let mutable = fixed;\nmutable = 10;\nmutable',
+      // The hazard of a line without `;`: Node reads `[1, 2][asiHazard.length]`.
+      'const asiHazard = [1, 2]\n[asiHazard.length]',
+    ],
+  },
+  {
+    // The frame of a name read in the cell's first declaration, before its own line.
+    name: 'a name read before its declaration, on the first line',
+    replDiffers: "the REPL's top-level names are globals its transpile declares with var",
+    cells: ['const early = typeof structuredClone;\nconst structuredClone = 1;'],
+  },
+  {
+    // A cell pasted from a module: its default export runs (a class without a name, here).
+    name: 'a default export',
+    replDiffers: "node's REPL takes no export",
+    cells: [
+      'let defaults = 0;\nexport default class {\n  static made = ++defaults;\n}\ndefaults',
+      'defaults',
     ],
   },
   {

@@ -205,7 +205,7 @@ export async function runInNode(
 /** The REPL's driver: each cell through the REPL's own transpile and script run (repl/evaluation/). */
 const REPL_DRIVER = `
 import { Script } from 'node:vm';
-import { inspect } from 'node:util';
+import { inspect, types } from 'node:util';
 const [dist, cellsJson] = process.argv.slice(2);
 const { transpile } = await import(dist + '/repl/evaluation/transpile.js');
 const { importOption } = await import(dist + '/repl/evaluation/module-loader.js');
@@ -215,7 +215,7 @@ for (const [i, cell] of JSON.parse(cellsJson).entries()) {
     const transpiled = await transpile(cell + '\\n');
     const script = new Script(transpiled.code, { filename: 'REPL' + (i + 1), ...importOption(transpiled.code) });
     let value = script.runInThisContext({ displayErrors: false });
-    if (transpiled.async || value instanceof Promise) value = await value;
+    if (transpiled.async || types.isPromise(value)) value = await value;
     outcomes.push(value === undefined || value === null ? { nothing: true } : { value: inspect(value, { depth: 4 }) });
   } catch (error) {
     outcomes.push(
