@@ -278,6 +278,30 @@ describe("the sandbox's answers against the captured ones", () => {
     });
   });
 
+  it("a studio's project rows and the answer to adding one have the keys scratch-www's own tests give them", async () => {
+    // scratch-www test/unit/redux/studio-project-actions.test.js (SOURCES.md): the row the page
+    // builds "matches the shape of the studio projects endpoint"; the POST answers projectId, actorId.
+    const { api } = ctx.sandbox.hosts;
+    const [row] = (await raw(`${api}/studios/${ctx.sandbox.samples.studio}/projects?limit=1`)) as object[];
+    expect(Object.keys(row!).sort()).toEqual([
+      'actor_id',
+      'avatar',
+      'creator_id',
+      'id',
+      'image',
+      'title',
+      'username',
+    ]);
+    const demo = await ctx.login(0);
+    const [mine] = await ctx.anonymous().users.projects(demo.username!, { limit: 1 });
+    const added = await demo.authedJson<Record<string, unknown>>(
+      `${api}/studios/${ctx.sandbox.samples.studio}/project/${mine!.id}`,
+      { method: 'POST' },
+    );
+    // The keys the page reads, of the kinds it reads (a mock there may leave keys out: no more is asserted).
+    expect(added).toMatchObject({ projectId: String(mine!.id), actorId: demo.userId });
+  });
+
   it("a class's images, in the captured sizes, are served where its record points", async () => {
     const { api } = ctx.sandbox.hosts;
     const record = (await raw(`${api}/classrooms/${ctx.sandbox.samples.classroom}`)) as {

@@ -14,6 +14,7 @@ export const captured = <T = unknown>(name: string): T => JSON.parse(capturedTex
 /** Every captured answer, by file name: each one must be named in SOURCES.md and used by a test. */
 export const CAPTURED_FILES = [
   'classroom.json',
+  'cloud-lines.json',
   'cloud-logs.json',
   'comment-reply.json',
   'health.json',
