@@ -17,7 +17,7 @@ import { caught } from '../support/caught.js';
 import { extraKeys, shapeGaps } from '../support/json-shape.js';
 import { closeLocal, listenLocal } from '../support/local-server.js';
 import { useSandbox } from '../support/sandbox.js';
-import { monthly } from './activity-shapes.js';
+import * as activity from './activity-shapes.js';
 import { CAPTURED_FILES, captured, capturedText } from './captured.js';
 import * as wire from './wire-shapes.js';
 
@@ -64,7 +64,7 @@ describe("the client's readers on the captured answers", () => {
         return;
       }
       if (path === '/statistics/data/monthly/') {
-        res.end(JSON.stringify(monthly));
+        res.end(JSON.stringify(activity.monthly));
         return;
       }
       const [status, file] = path === '/login/' ? login : (routes[path] ?? [404, '']);
@@ -320,7 +320,7 @@ describe("the sandbox's answers against the captured ones", () => {
   });
 });
 
-describe('the hand-typed records of wire-shapes.ts against the captures', () => {
+describe('the hand-typed records of wire-shapes.ts and activity-shapes.ts against the captures', () => {
   /** Where a hand-typed record stands for a rarer answer than the capture on purpose. */
   const RARER: Record<string, string> = {
     // A user whose profile gives no country (WIRE.md §10: `country` may be null).
@@ -341,6 +341,8 @@ describe('the hand-typed records of wire-shapes.ts against the captures', () => 
       ['health.json', captured('health.json'), wire.health],
       ['session.json', captured('session.json'), wire.sessionLoggedIn],
       ['login-2019.json', captured<unknown[]>('login-2019.json')[0], wire.loginAnswer],
+      ['statistics-daily.json', captured('statistics-daily.json'), activity.daily],
+      ['statistics-monthly-ga.json', captured('statistics-monthly-ga.json'), activity.monthlyGa],
     ];
     const found = Object.fromEntries(
       pairs.map(([file, real, ours]) => [
