@@ -8,7 +8,7 @@
  * 3. the hand-typed records of `wire-shapes.ts` have every key of the captured answer they stand
  *    for, so they can no longer drift from the live service unnoticed.
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/index.js';
@@ -22,8 +22,7 @@ import { CAPTURED_FILES, captured, capturedText } from './captured.js';
 import * as wire from './wire-shapes.js';
 
 describe('the captured answers are all accounted for', () => {
-  it('every file in the folder is listed here and named in SOURCES.md', async () => {
-    const { readdirSync } = await import('node:fs');
+  it('every file in the folder is listed here and named in SOURCES.md', () => {
     const folder = new URL('../fixtures/captured/', import.meta.url);
     const files = readdirSync(folder).filter((f) => f !== 'SOURCES.md');
     expect(files.sort()).toEqual([...CAPTURED_FILES]);
@@ -183,25 +182,20 @@ describe("the client's readers on the captured answers", () => {
 });
 
 /**
- * Where the sandbox deliberately answers otherwise than the captures: `file path` and the reason.
- * A difference not listed here fails the test.
+ * Where the sandbox deliberately answers otherwise than the captures: each difference, as the
+ * test words it (`<file> <path>: <what>`), with its reason. A difference not listed here fails.
  */
 const DELIBERATE: Record<string, string> = {
-  // The 2019 capture predates the X-Token in login answers; today's answers carry it (scapi's
-  // LoginSuccessPayload), and so does the sandbox's.
-  'login-2019.json $[].token': 'extra',
-  // WIRE.md §10 records `classroomId: null` for a user in no class; scapi types the key NotRequired,
-  // and session.json leaves it out. The sandbox keeps our notes' form.
-  'session.json $.user.classroomId': 'extra',
+  'login-2019.json $[].token: extra':
+    "the 2019 capture predates the X-Token in login answers; today's carry it (scapi's LoginSuccessPayload)",
+  'session.json $.user.classroomId: extra':
+    'WIRE.md §10 records `classroomId: null` for a user in no class; scapi types the key NotRequired',
 };
 
-/** What the sandbox answers beyond or short of the capture: missing keys, other kinds, extra keys. */
+/** What the sandbox answers beyond or short of the capture (missing keys, other kinds, extra keys), less {@link DELIBERATE}. */
 function differences(file: string, real: unknown, ours: unknown): string[] {
   const found = [...shapeGaps(real, ours), ...extraKeys(real, ours).map((path) => `${path}: extra`)];
-  return found.filter((line) => {
-    const [path, what] = line.split(': ');
-    return DELIBERATE[`${file} ${path}`] !== (what === 'extra' ? 'extra' : line.slice(path!.length + 2));
-  });
+  return found.filter((line) => !(`${file} ${line}` in DELIBERATE));
 }
 
 describe("the sandbox's answers against the captured ones", () => {
@@ -321,15 +315,15 @@ describe("the sandbox's answers against the captured ones", () => {
 });
 
 describe('the hand-typed records of wire-shapes.ts and activity-shapes.ts against the captures', () => {
-  /** Where a hand-typed record stands for a rarer answer than the capture on purpose. */
+  /** Where a hand-typed record stands for a rarer answer than the capture on purpose: each gap, with its reason. */
   const RARER: Record<string, string> = {
-    // A user whose profile gives no country (WIRE.md §10: `country` may be null).
-    'user.json $.profile.country': 'null',
-    // A login answer without `num_tries` (WIRE.md §10; scapi's LoginFailurePayload has it NotRequired).
-    'login-2019.json $.num_tries': 'missing',
-    // A top-level comment: no parent, no commentee (the capture is a reply).
-    'comment-reply.json $.parent_id': 'null',
-    'comment-reply.json $.commentee_id': 'null',
+    'user.json $.profile.country: string in the capture, null here':
+      'a user whose profile gives no country (WIRE.md §10: `country` may be null)',
+    'login-2019.json $.num_tries: missing':
+      "a login answer without `num_tries` (WIRE.md §10; scapi's LoginFailurePayload has it NotRequired)",
+    'comment-reply.json $.parent_id: number in the capture, null here':
+      'a top-level comment (the capture is a reply)',
+    'comment-reply.json $.commentee_id: number in the capture, null here': 'a top-level comment',
   };
   it('have every key of the answer they stand for, with values of the same kinds', () => {
     const pairs: [string, unknown, unknown][] = [
@@ -347,7 +341,7 @@ describe('the hand-typed records of wire-shapes.ts and activity-shapes.ts agains
     const found = Object.fromEntries(
       pairs.map(([file, real, ours]) => [
         file,
-        shapeGaps(real, ours).filter((gap) => !RARER[`${file} ${gap.split(':')[0]}`]),
+        shapeGaps(real, ours).filter((gap) => !(`${file} ${gap}` in RARER)),
       ]),
     );
     expect(found).toEqual(Object.fromEntries(pairs.map(([file]) => [file, []])));
