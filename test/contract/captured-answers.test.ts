@@ -20,6 +20,7 @@ import { useSandbox } from '../support/sandbox.js';
 import * as activity from './activity-shapes.js';
 import { CAPTURED_FILES, captured, capturedText } from './captured.js';
 import * as wire from './wire-shapes.js';
+import * as writes from './write-wire-shapes.js';
 
 describe('the captured answers are all accounted for', () => {
   it('every file in the folder is listed here and named in SOURCES.md', () => {
@@ -345,5 +346,22 @@ describe('the hand-typed records of wire-shapes.ts and activity-shapes.ts agains
       ]),
     );
     expect(found).toEqual(Object.fromEntries(pairs.map(([file]) => [file, []])));
+  });
+
+  it("write-wire-shapes.ts's answers carry the keys the site's own client reads from them (scratch-www's tests)", () => {
+    // scratchfoundation/scratch-www @ 1027b82f66f4d7f079775a8f80aaef11c05374e3 and
+    // @ 01dd17340ee49f3f970b7a61bdc4f3a32ab46913 (SOURCES.md): studio-project-actions.test.js answers an
+    // add with {projectId: '111', actorId}; studio-member-actions.test.js refuses an invite with HTTP
+    // 200 {status: 'error', message}; compose-comment.test.jsx's mute_status has muteExpiresAt (in
+    // seconds: the page multiplies it by 1000), offenses and showWarning.
+    expect(Object.keys(writes.studioProjectAdded).sort()).toEqual(['actorId', 'projectId']);
+    expect(typeof writes.studioProjectAdded.projectId).toBe('string');
+    expect(Object.keys(writes.inviteRefused).sort()).toEqual(['message', 'status']);
+    expect(writes.inviteRefused.status).toBe('error');
+    for (const muteStatus of [writes.mutedForbidden.mute_status, writes.rejectedBad.status!.mute_status!]) {
+      expect(muteStatus).toMatchObject({ offenses: expect.any(Array), showWarning: expect.any(Boolean) });
+      // Seconds, not milliseconds: a date in this century when multiplied by 1000.
+      expect(new Date(muteStatus.muteExpiresAt! * 1000).getUTCFullYear()).toBeLessThan(2200);
+    }
   });
 });
