@@ -202,12 +202,17 @@ function differences(file: string, real: unknown, ours: unknown): string[] {
 describe("the sandbox's answers against the captured ones", () => {
   const ctx = useSandbox();
   const raw = async (url: string, init?: RequestInit) => (await fetch(url, init)).json() as Promise<unknown>;
+  /** Each answer against the capture its label starts with (`user.json ← a follower` is held against user.json). */
   const expectSameShapes = (answers: Record<string, unknown>) => {
     const found = Object.fromEntries(
-      Object.entries(answers).map(([file, ours]) => [file, differences(file, captured(file), ours)]),
+      Object.entries(answers).map(([label, ours]) => {
+        const file = label.split(' ')[0]!;
+        return [label, differences(file, captured(file), ours)];
+      }),
     );
-    expect(found).toEqual(Object.fromEntries(Object.keys(answers).map((file) => [file, []])));
+    expect(found).toEqual(Object.fromEntries(Object.keys(answers).map((label) => [label, []])));
   };
+  const first = async (url: string) => ((await raw(url)) as unknown[])[0];
 
   it('reads: users, projects, rows, studios, replies, health, news, counts, classes, logs, statistics', async () => {
     const { api, site, cloudHttp } = ctx.sandbox.hosts;
@@ -221,6 +226,10 @@ describe("the sandbox's answers against the captured ones", () => {
     const [reply] = (await raw(`${commentsPath}/${thread.id}/replies?limit=1`)) as unknown[];
     expectSameShapes({
       'user.json': await raw(`${api}/users/${samples.demoUser}`),
+      // Q (SOURCES.md): curators, managers, followers and following are lists of user records.
+      'user.json ← a studio curator': await first(`${api}/studios/${samples.studio}/curators?limit=1`),
+      'user.json ← a studio manager': await first(`${api}/studios/${samples.studio}/managers?limit=1`),
+      'user.json ← a follower': await first(`${api}/users/${samples.popularUser}/followers?limit=1`),
       'project.json': await raw(`${api}/projects/${samples.fixtureProjects.cloud_variables_simple}`),
       'user-projects.json': await raw(`${api}/users/${samples.demoUser}/projects?limit=1`),
       'studio.json': await raw(`${api}/studios/${samples.studio}`),
