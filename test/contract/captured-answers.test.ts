@@ -12,6 +12,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/index.js';
+import type { Message } from '../../src/records/activity-records.js';
 import { Session } from '../../src/session.js';
 import { caught } from '../support/caught.js';
 import { extraKeys, shapeGaps } from '../support/json-shape.js';
@@ -199,6 +200,21 @@ function differences(file: string, real: unknown, ours: unknown): string[] {
   return found.filter((line) => !(`${file} ${line}` in DELIBERATE));
 }
 
+/** The fields the site's messages page reads (message-fields.json) that messages lack: `<type> <id>: <field>`. */
+function unreadFields(messages: readonly Message[]): string[] {
+  const fields = captured<{ every: string[]; byType: Record<string, string[]>; optional: string[] }>(
+    'message-fields.json',
+  );
+  const optional = new Set(fields.optional);
+  return messages.flatMap((message) => {
+    const wanted = fields.byType[message.type];
+    if (!wanted) return [`${message.type} ${message.id}: a type the page does not show`];
+    return [...fields.every, ...wanted]
+      .filter((field) => !optional.has(field) && !(field in message))
+      .map((field) => `${message.type} ${message.id}: ${field}`);
+  });
+}
+
 describe("the sandbox's answers against the captured ones", () => {
   const ctx = useSandbox();
   const raw = async (url: string, init?: RequestInit) => (await fetch(url, init)).json() as Promise<unknown>;
@@ -306,6 +322,26 @@ describe("the sandbox's answers against the captured ones", () => {
     expect(added).toMatchObject({ projectId: String(mine!.id), actorId: demo.userId });
   });
 
+  it("messages carry every field the site's own messages page reads for their type", async () => {
+    const demo = await ctx.login(0);
+    const sandboxMessages = await demo.authedJson<Message[]>(
+      `${ctx.sandbox.hosts.api}/users/${demo.username}/messages?limit=40`,
+    );
+    const types = new Set(sandboxMessages.map((m) => m.type));
+    // The seed's inbox: each kind must have what the page reads.
+    expect([...types].sort()).toEqual([
+      'addcomment',
+      'curatorinvite',
+      'favoriteproject',
+      'followuser',
+      'forumpost',
+      'loveproject',
+      'remixproject',
+      'studioactivity',
+    ]);
+    expect(unreadFields(sandboxMessages)).toEqual([]);
+  });
+
   it("a class's images, in the captured sizes, are served where its record points", async () => {
     const { api } = ctx.sandbox.hosts;
     const record = (await raw(`${api}/classrooms/${ctx.sandbox.samples.classroom}`)) as {
@@ -355,6 +391,10 @@ describe('the hand-typed records of wire-shapes.ts and activity-shapes.ts agains
       ]),
     );
     expect(found).toEqual(Object.fromEntries(pairs.map(([file]) => [file, []])));
+  });
+
+  it("activity-shapes.ts's messages carry every field the site's own messages page reads for their type", () => {
+    expect(unreadFields(activity.messages)).toEqual([]);
   });
 
   it("write-wire-shapes.ts's answers carry the keys the site's own client reads from them (scratch-www's tests)", () => {

@@ -20,6 +20,7 @@ export const CAPTURED_FILES = [
   'health.json',
   'login-2019.json',
   'login-refused.json',
+  'message-fields.json',
   'messages-count.json',
   'news.json',
   'project.json',
