@@ -25,27 +25,22 @@ const kindOf = (value: unknown): string =>
  * there, with a value of the same kind, nested the same way. Arrays are compared item by item
  * against the first item of ours (every real item must fit it). A `null` in the capture says the
  * field may be empty, so any value fits it; a `null` in ours where the capture has a value is a
- * gap unless its path is in `nullable`. Keys only ours has are not gaps (see {@link extraKeys}).
+ * gap. Keys only ours has are not gaps (see {@link extraKeys}).
  */
-export function shapeGaps(
-  real: unknown,
-  ours: unknown,
-  nullable: ReadonlySet<string> = new Set(),
-  path = '$',
-): string[] {
+export function shapeGaps(real: unknown, ours: unknown, path = '$'): string[] {
   if (real === null) return [];
-  if (ours === null) return nullable.has(path) ? [] : [`${path}: ${kindOf(real)} in the capture, null here`];
+  if (ours === null) return [`${path}: ${kindOf(real)} in the capture, null here`];
   if (kindOf(real) !== kindOf(ours)) return [`${path}: ${kindOf(real)} in the capture, ${kindOf(ours)} here`];
   if (Array.isArray(real)) {
     const list = ours as unknown[];
     if (real.length === 0) return [];
     if (list.length === 0) return [`${path}: items in the capture, none here`];
-    return [...new Set(real.flatMap((item) => shapeGaps(item, list[0], nullable, `${path}[]`)))];
+    return [...new Set(real.flatMap((item) => shapeGaps(item, list[0], `${path}[]`)))];
   }
   if (typeof real !== 'object') return [];
   const mine = ours as Record<string, unknown>;
   return Object.entries(real as Record<string, unknown>).flatMap(([key, value]) =>
-    key in mine ? shapeGaps(value, mine[key], nullable, `${path}.${key}`) : [`${path}.${key}: missing`],
+    key in mine ? shapeGaps(value, mine[key], `${path}.${key}`) : [`${path}.${key}: missing`],
   );
 }
 
