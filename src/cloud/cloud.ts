@@ -251,8 +251,8 @@ export class Cloud extends TypedEmitter<CloudEventMap> {
   readonly #logsRateLimit: Required<RateLimit>;
   /** Set after a permanent close: sets fail with it until `connect()` is called. */
   #failure: CloudError | null = null;
-  /** The end of every set line: `user` and `project_id`, serialized once. */
-  readonly #setTail: string;
+  /** The start of every set line: `method`, `user` and `project_id`, serialized once. */
+  readonly #setHead: string;
 
   constructor(options: CloudConstructorOptions) {
     super();
@@ -346,7 +346,7 @@ export class Cloud extends TypedEmitter<CloudEventMap> {
       // throughput of a burst: there the 2 s window alone decides what is unconfirmed.
       probe: (onAnswer) => this.rateLimit > 0 && this.#connection.probe(onAnswer),
     });
-    this.#setTail = `,"user":${JSON.stringify(this.username)},"project_id":${JSON.stringify(this.projectId)}}\n`;
+    this.#setHead = `{"method":"set","user":${JSON.stringify(this.username)},"project_id":${JSON.stringify(this.projectId)}`;
     this.#pacer = new CloudPacer<PendingSet>(this.rateLimit * 1000, {
       canSend: () => this.#connection.ready,
       send: (pending) => this.#write(pending),
@@ -543,9 +543,10 @@ export class Cloud extends TypedEmitter<CloudEventMap> {
   }
 
   #write(pending: PendingSet): boolean {
-    // The same line as JSON.stringify of { method, name, value, user, project_id }, built without
-    // an object per set. Names and values are checked strings: flat, nothing deep to bound.
-    const line = `{"method":"set","name":${JSON.stringify(CLOUD_PREFIX + pending.name)},"value":${JSON.stringify(pending.value)}${this.#setTail}`;
+    // The same line as JSON.stringify of { method, user, project_id, name, value }, the keys in the
+    // order the site's web client writes them (scratch-gui's cloud provider), built without an
+    // object per set. Names and values are checked strings: flat, nothing deep to bound.
+    const line = `${this.#setHead},"name":${JSON.stringify(CLOUD_PREFIX + pending.name)},"value":${JSON.stringify(pending.value)}}\n`;
     if (!this.#connection.send(line)) return false;
     this.#values.set(pending.name, pending.value);
     this.#ledger.written(pending.name, pending.value);

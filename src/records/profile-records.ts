@@ -25,13 +25,13 @@ export const FEATURED_LABEL_CODES: Readonly<Record<FeaturedLabel, string>> = Obj
 
 /** The project a profile features, as `featured_project_data` describes it. */
 export interface FeaturedProjectData {
-  /** The project's id (the site writes it as a string; read as a number). */
+  /** The project's id (a number in a captured answer, a string by scapi's reading; read as a number). */
   id: number;
   creator: string;
   title: string;
-  /** Protocol-relative (`//uploads.scratch.mit.edu/…`), as the site writes it. */
+  /** `//uploads.scratch.mit.edu/…` on the wire, given the answer's scheme. */
   thumbnail_url: string;
-  /** When the project was last changed, as the site writes it (ISO, no zone). */
+  /** When the project was last changed (ISO; zone-less on the wire, read as UTC with its `Z`). */
   datetime_modified: string;
 }
 
@@ -44,7 +44,7 @@ export interface ProfileDetails {
   /** The profile's id. */
   id: number;
   user: { username: string; pk: number };
-  /** The user's picture, protocol-relative. */
+  /** The user's picture (protocol-relative on the wire; given the answer's scheme, as every record's URLs). */
   thumbnail_url: string;
   /** The featured project's id; `null` means the latest shared project. */
   featured_project: number | null;

@@ -7,6 +7,8 @@
  */
 import { ApiError } from '../errors.js';
 import type { ClientCore } from '../http/client-core.js';
+import { readJson } from '../http/http.js';
+import { parseAnswer } from '../records/answers.js';
 import {
   FEATURED_LABEL_CODES,
   type FeaturedLabel,
@@ -22,7 +24,9 @@ export const MAX_PROFILE_TEXT = 200;
 export async function readProfileDetails(session: ClientCore, username: string): Promise<ProfileDetails> {
   assertUsername(username);
   const url = profileUrl(session, username);
-  const answer = await session.http.json<unknown>(url);
+  const reply = await session.http.request(url);
+  // Read as every API record is: protocol-relative URLs get the answer's scheme, zone-less dates a `Z`.
+  const answer = readJson<unknown>(reply, 'GET', undefined, (text) => parseAnswer(text, reply.url));
   const details = profileDetailsOf(answer);
   if (!details) {
     throw new ApiError({

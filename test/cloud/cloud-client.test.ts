@@ -344,8 +344,8 @@ describe('the alternate endpoint through Cloud.alternate', () => {
     expect(seen).toEqual(['a=1', 'b=2']);
     expect(written).toEqual([
       '{"method":"handshake","user":"framebot","project_id":"frames"}\n',
-      '{"method":"set","name":"☁ a","value":"1","user":"framebot","project_id":"frames"}\n',
-      '{"method":"set","name":"☁ b","value":"2","user":"framebot","project_id":"frames"}\n',
+      '{"method":"set","user":"framebot","project_id":"frames","name":"☁ a","value":"1"}\n',
+      '{"method":"set","user":"framebot","project_id":"frames","name":"☁ b","value":"2"}\n',
     ]);
     await Promise.all([cloud.disconnect(), listener.disconnect()]);
   });

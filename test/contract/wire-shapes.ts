@@ -2,7 +2,9 @@
  * Recorded shapes of real answers, written from WIRE.md §10 (not from our sandbox): thin list
  * rows, nulls, placeholders, protocol-relative URLs, zone-less dates, the nested /health, featured
  * rows, the forms of /session/ and of login answers. Each is declared with the record type it must
- * be, so `tsc` checks that the types accept what the wire sends.
+ * be, so `tsc` checks that the types accept what the wire sends. The values are ours; the keys
+ * are held against answers captured from the live service (`test/fixtures/captured/`) by
+ * `captured-answers.test.ts`, and /health is that capture itself.
  */
 import type {
   Comment,
@@ -16,6 +18,17 @@ import type {
   User,
   UserProjectRow,
 } from '../../src/records/records.js';
+import { captured } from './captured.js';
+
+/** An image URL for every size the CDN names in a captured answer (`90x90`, `282x218`, ...). */
+const sizes = (kind: string, id: number, names: string[], version = '') =>
+  Object.fromEntries(
+    names.map((size) => [
+      size,
+      `https://cdn2.scratch.mit.edu/get_image/${kind}/${id}_${size}.png?v=${version}`,
+    ]),
+  );
+const userImages = (id: number) => sizes('user', id, ['90x90', '60x60', '55x55', '50x50', '32x32']);
 
 /** A project token as the service issues them: `<unix seconds>_<128 hex digits>`. */
 export const PROJECT_TOKEN = `1732500000_${'0123456789abcdef'.repeat(8)}`;
@@ -37,11 +50,16 @@ export const userProjectRow: UserProjectRow = {
     history: { joined: '1900-01-01T00:00:00.000Z' },
     profile: {
       id: null,
-      images: { '90x90': 'https://cdn2.scratch.mit.edu/get_image/user/1882674_90x90.png?v=' },
+      images: userImages(1_882_674),
     },
   },
   image: 'https://cdn2.scratch.mit.edu/get_image/project/1076204740_480x360.png',
-  images: { '282x218': 'https://cdn2.scratch.mit.edu/get_image/project/1076204740_282x218.png?v=1732500000' },
+  images: sizes(
+    'project',
+    1_076_204_740,
+    ['282x218', '216x163', '200x200', '144x108', '135x102', '100x80'],
+    '1732500000',
+  ),
   history: {
     created: '2024-09-01T10:00:00.000Z',
     modified: '2024-10-02T11:00:00.000Z',
@@ -74,7 +92,7 @@ export const userWithoutCountry: User = {
   username: 'nocountry',
   scratchteam: false,
   history: { joined: '2019-08-24T10:20:30.000Z' },
-  profile: { id: null, status: 'hi', bio: '', country: null, images: {} },
+  profile: { id: 4_800_123, status: 'hi', bio: '', country: null, images: userImages(5_000_001) },
 };
 
 /** A studio whose host id names nobody we have seen. */
@@ -120,21 +138,8 @@ export const comment: Comment = {
   reply_count: 0,
 };
 
-/** The nested /health, with a version starting with a space. */
-export const health: Health = {
-  version: ' 3.4.1',
-  uptime: 123_456,
-  load: [0.52, 0.61, 0.7],
-  sql: {
-    main: {
-      primary: { numUsed: 2, numFree: 8, numPendingAcquires: 0, numPendingCreates: 0 },
-      replica: { numUsed: 1, numFree: 9, numPendingAcquires: 0, numPendingCreates: 0 },
-    },
-    project_comments: { primary: { numUsed: 0, numFree: 10, numPendingAcquires: 0, numPendingCreates: 0 } },
-  },
-  timestamp: 1_732_500_000_000,
-  cache: { connected: true, ready: true },
-};
+/** The nested /health as captured (four databases, each pool with its eight counts and flags). */
+export const health: Health = captured<Health>('health.json');
 
 /** `/proxy/featured`: snake-case rows, no author object, protocol-relative thumbnails. */
 export const featured: Featured = {
@@ -182,6 +187,7 @@ export const sessionLoggedIn: SessionInfo = {
     social: true,
     educator: false,
     educator_invitee: false,
+    invited_scratcher: false,
     student: false,
     mute_status: {},
   },
@@ -192,6 +198,7 @@ export const sessionLoggedIn: SessionInfo = {
     show_welcome: true,
     confirm_email_banner: true,
     unsupported_browser_banner: true,
+    with_parent_email: false,
     project_comments_enabled: true,
     gallery_comments_enabled: true,
     userprofile_comments_enabled: true,

@@ -9,6 +9,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { classesOf, type HtmlElement, type HtmlRoot, parseHtml, parseXml } from '../../src/records/html.js';
 import { topicListHtml } from '../../src/sandbox/views/forum-html.js';
+import { shapeOf } from '../support/json-shape.js';
 import { useSandbox } from '../support/sandbox.js';
 
 const ctx = useSandbox();
@@ -119,17 +120,6 @@ describe('the sandbox serves the live forum markup (structure, data aside)', () 
   });
 });
 
-/** A JSON value's shape: its keys (sorted) and the kinds of their values, recursively; arrays by their first item. */
-function shapeOf(value: unknown): unknown {
-  if (Array.isArray(value)) return [value.length === 0 ? 'empty' : shapeOf(value[0])];
-  if (value === null) return 'null';
-  if (typeof value !== 'object') return typeof value;
-  return Object.fromEntries(
-    Object.keys(value)
-      .sort()
-      .map((key) => [key, shapeOf((value as Record<string, unknown>)[key])]),
-  );
-}
 const liveShape = (name: string) => shapeOf(JSON.parse(fixture(name)));
 
 describe('the sandbox answers in the live shapes', () => {

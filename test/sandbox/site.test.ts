@@ -45,9 +45,9 @@ describe('csrf and login', () => {
       msg: '',
       messages: [],
     });
-    // As on the real site (WIRE.md §10): no `num_tries`, a `redirect` field.
-    expect(row).not.toHaveProperty('num_tries');
-    expect(row).toHaveProperty('redirect');
+    // The keys of the captured answers (test/fixtures/captured/): `num_tries`, this attempt included.
+    expect(row!.num_tries).toBe(1);
+    expect(row).not.toHaveProperty('redirect');
     expect(typeof row!.token).toBe('string');
     expect(typeof row!.id).toBe('number');
     const cookie = answer.setCookies.find((c) => c.startsWith('scratchsessionsid='));
@@ -70,6 +70,7 @@ describe('csrf and login', () => {
     expect(wrong.body).toEqual([
       {
         username: sandbox.samples.otherUser,
+        num_tries: 1,
         success: 0,
         msg: 'Incorrect username or password.',
         messages: [],
@@ -80,6 +81,9 @@ describe('csrf and login', () => {
     const unknown = await client.login('no_such_user_here', 'x');
     expect(unknown.status).toBe(403);
     expect((unknown.body as LoginAnswer[])[0]!.msg).toBe('Incorrect username or password.');
+    // A second try counts: `num_tries` is this name's failures in the window, this one included.
+    const again = await client.login(sandbox.accounts[1]!.username, 'nope again');
+    expect((again.body as LoginAnswer[])[0]!.num_tries).toBe(2);
     // A seeded user without a password cannot log in either.
     const seeded = await client.login('MittenMod', '');
     expect(seeded.status).toBe(403);

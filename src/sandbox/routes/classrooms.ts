@@ -55,10 +55,7 @@ export function classroomRoutes(router: Router, ctx: SandboxContext): void {
       status: row.status,
       date_start: row.created,
       date_end: row.ended,
-      images: {
-        '500x375': `${ctx.links.base}/get_image/classroom/${row.id}_500x375.png`,
-        '250x188': `${ctx.links.base}/get_image/classroom/${row.id}_250x188.png`,
-      },
+      images: ctx.links.classroomImages(row.id),
       educator: views.user(store.users.get(row.educatorId)!),
     });
   };

@@ -11,6 +11,7 @@ const CDN_KINDS = new Map<string, ImageKind>([
   ['project', 'project'],
   ['gallery', 'studio'],
   ['news', 'news'],
+  ['classroom', 'classroom'],
 ]);
 const SVG_KINDS = new Map<string, ImageKind>([
   ['user', 'user'],
@@ -34,6 +35,7 @@ export function imageRoutes(router: Router, ctx: SandboxContext): void {
     if (id === null) return undefined;
     if (kind === 'user') return store.users.get(id)?.username;
     if (kind === 'project') return store.projects.get(id)?.title;
+    if (kind === 'classroom') return store.classrooms.classes.get(id)?.title;
     return store.studios.get(id)?.title;
   };
 

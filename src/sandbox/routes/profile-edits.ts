@@ -47,8 +47,8 @@ export function profileEditRoutes(router: Router, ctx: SandboxContext): void {
           ? {
               creator: user.username,
               thumbnail_url: links.protocolRelative(links.projectImage(project.id, '282x218')),
-              // The live answer writes this id as a string.
-              id: String(project.id),
+              // A number, as in the captured answer (test/fixtures/captured/site-api-user.json).
+              id: project.id,
               datetime_modified: project.modified.replace(/(\.\d+)?Z$/, ''),
               title: project.title,
             }

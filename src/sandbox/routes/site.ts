@@ -9,12 +9,12 @@ import { dummyPasswordHash, verifyPassword } from '../rules/passwords.js';
 
 const FORM_LIMIT = 16 * 1024;
 
-/** A login answer as the real site sends it: `num_tries` left out (WIRE.md §10). */
-type SandboxLoginAnswer = Omit<LoginAnswer, 'num_tries'> & { redirect?: string };
-
-/** The answer of a refused login: HTTP 403 with the one-element array (WIRE.md §2.2). */
-function loginRefused(username: string, msg: string): HttpError {
-  const answer: SandboxLoginAnswer = { username, success: 0, msg, messages: [], id: null };
+/**
+ * The answer of a refused login: HTTP 403 with the one-element array (WIRE.md §2.2), with the
+ * keys of the captured refusal (`test/fixtures/captured/login-refused.json`).
+ */
+function loginRefused(username: string, msg: string, tries: number): HttpError {
+  const answer: LoginAnswer = { username, num_tries: tries, success: 0, msg, messages: [], id: null };
   return new HttpError(403, 'Forbidden', msg, [answer]);
 }
 
@@ -41,24 +41,27 @@ export function siteRoutes(router: Router, ctx: SandboxContext): void {
     }
     const user = store.userByName(given);
     const name = user?.username ?? given;
-    if (loginGuard.isLocked(given)) throw loginRefused(name, 'Too many attempts');
+    if (loginGuard.isLocked(given))
+      throw loginRefused(name, 'Too many attempts', loginGuard.recentFailures(given));
     // The attempt is counted as a failure before the hash is awaited, so a burst of concurrent
     // guesses cannot all pass the lock check while the count is still low; a success forgets it.
-    loginGuard.fail(given);
+    // The count, this attempt included, is the answer's `num_tries`.
+    const tries = loginGuard.fail(given);
     // A miss costs one scrypt like a hit, so timing does not tell which names exist.
     const ok = await verifyPassword(password, user?.passwordHash ?? (await dummyPasswordHash()));
-    if (!ok || !user?.passwordHash) throw loginRefused(name, 'Incorrect username or password.');
+    if (!ok || !user?.passwordHash) throw loginRefused(name, 'Incorrect username or password.', tries);
     loginGuard.succeed(given);
     const session = sessions.create(user.id, user.username);
-    // As on the real site: no `num_tries` (WIRE.md §10), and a `redirect` field.
-    const answer: SandboxLoginAnswer = {
+    // The keys of the captured answers (test/fixtures/captured/login-2019.json), and the X-Token
+    // today's answers add.
+    const answer: LoginAnswer = {
       username: user.username,
       token: session.token,
+      num_tries: tries,
       success: 1,
       msg: '',
       messages: [],
       id: user.id,
-      redirect: '',
     };
     return json([answer], 200, {
       'Set-Cookie': `${SESSION_COOKIE}="${session.id}"; Path=/; HttpOnly; SameSite=Lax`,

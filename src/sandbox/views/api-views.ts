@@ -243,12 +243,15 @@ export class Views {
         admin: false,
         scratcher: true,
         new_scratcher: false,
+        invited_scratcher: false,
         social: true,
         educator: this.store.classrooms.educators.has(user.id),
+        educator_invitee: false,
         student: this.store.classrooms.ofStudent(user.id) !== undefined,
         mute_status: this.store.social.guard.muteStatus(user.id),
       },
-      flags: sessionFlags(),
+      // The keys scapi's SessionStatusFlagsPayload lists (test/fixtures/captured/SOURCES.md).
+      flags: { ...sessionFlags(), with_parent_email: false },
     };
   }
 

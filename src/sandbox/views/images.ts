@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { crc32, deflateSync } from 'node:zlib';
 
 /** The kinds of generated image the sandbox serves under `/images/<kind>/`. */
-export type ImageKind = 'user' | 'project' | 'studio' | 'news';
+export type ImageKind = 'user' | 'project' | 'studio' | 'news' | 'classroom';
 
 const PALETTE = ['#855cd6', '#4c97ff', '#ffab19', '#59c059', '#ff6680', '#40bf9f', '#cf63cf', '#ff8c1a'];
 

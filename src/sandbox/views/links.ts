@@ -3,6 +3,8 @@ import type { ImageSet } from '../../records/records.js';
 /** Sizes the real CDN offers, per kind of image. */
 const USER_SIZES = ['90x90', '60x60', '55x55', '50x50', '32x32'];
 const PROJECT_SIZES = ['282x218', '216x163', '200x200', '144x108', '135x102', '100x80'];
+/** A class's sizes, as a captured `{api}/classrooms/<id>` answer lists them (test/fixtures/captured). */
+const CLASSROOM_SIZES = ['250x150', '170x100', '150x85', '75x55'];
 
 /**
  * URLs the sandbox hands out. Images have the real CDN's shape
@@ -30,6 +32,12 @@ export class Links {
 
   studioImage(studioId: number, size = '170x100'): string {
     return `${this.base}/get_image/gallery/${studioId}_${size}.png`;
+  }
+
+  classroomImages(classId: number): ImageSet {
+    return Object.fromEntries(
+      CLASSROOM_SIZES.map((s) => [s, `${this.base}/get_image/classroom/${classId}_${s}.png`]),
+    );
   }
 
   newsImage(newsId: string): string {
