@@ -87,7 +87,7 @@ describe('scratch-vm, the Scratch Team’s VM, in Node', { timeout: 300_000 }, (
     expect(problems).toEqual([]);
   });
 
-  it('loads every .sb3 the SDK writes and every body its creates, saves and remixes leave', async () => {
+  it('loads every .sb3 the SDK writes and the bodies its create, save and remix leave', async () => {
     const { sandbox } = fixture;
     const owner = await fixture.login(0, UNPACED);
     const { fixtureProjects, assetHeavyProject, remixedProject } = sandbox.samples;

@@ -135,8 +135,10 @@ export function bodyView(json: ProjectJson): TargetView[] {
  * Loads a body or an `.sb3` (bytes) into a fresh VM and answers its view of the targets. Rejects
  * as the VM does for a body it refuses. With `assets` (an asset host's base URL, as the web
  * client's `assetHost`), the VM's own storage module fetches every costume and sound the body
- * names from `{assets}/internalapi/asset/<md5ext>/get/`; a file it cannot fetch is replaced by the
- * VM's default, whose name then differs from the body's. An `.sb3` brings its own files.
+ * names from `{assets}/internalapi/asset/<md5ext>/get/`; bytes that are not the md5 their name
+ * says show in the view (`vmAsset`). A file it cannot fetch at all sends the VM to its fallback
+ * costume, which needs a renderer: in Node that is an uncaught TypeError (`createSVGSkin`), so the
+ * test run fails, not quietly. An `.sb3` brings its own files.
  */
 export async function loadInVm(input: string | Uint8Array, assets?: string): Promise<TargetView[]> {
   const vm = new VM();
