@@ -90,7 +90,7 @@ const onStage = (values: Record<string, string>) =>
 
 /**
  * The exchange every test makes once the GUI is mounted: the GUI takes the server's values, its
- * set reaches `other`, and `other`'s set changes the VM's variable. Answers the GUI's socket.
+ * set reaches `other`, and `other`'s set changes the VM's variable; the browser saw one socket.
  */
 async function exchange(gui: GuiPage, other: Cloud, user: string, projectId: string): Promise<void> {
   const stage = await untilValues(gui, other, 'the server’s values in the VM');
