@@ -13,6 +13,7 @@ if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.j
   npm ci --no-audit --no-fund
 fi
 bash test/support/install-system-deps.sh
+bash test/support/install-scratch-gui.sh
 echo "› building"
 npm run --silent build
 echo "› lint and types"

@@ -25,8 +25,31 @@ export function launchChromium(): Promise<Browser> {
     headless: true,
     // Chromium starts slowly on a busy machine; puppeteer's default gives up after 30 s.
     timeout: 120_000,
-    args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--no-first-run',
+      '--disable-background-networking',
+      // The web client draws the stage with WebGL: software WebGL, which Chromium asks to be named.
+      '--enable-unsafe-swiftshader',
+      // Its audio engine starts at load; on the site a person's click allows it.
+      '--autoplay-policy=no-user-gesture-required',
+    ],
   });
+}
+
+/** What goes wrong in a page from now on: uncaught exceptions and console errors, in order. */
+export function pageErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(`pageerror: ${(error as Error).message ?? error}`));
+  page.on('console', (message) => {
+    if (message.type() !== 'error') return;
+    const where = message.location().url ?? '';
+    // The browser's own icon request for the server's root document, not the page's doing.
+    if (where.endsWith('/favicon.ico')) return;
+    errors.push(`console: ${message.text()} (${where})`);
+  });
+  return errors;
 }
 
 /** A page of the Scratch-like cloud client, and everything that went wrong in it. */
@@ -40,8 +63,6 @@ export interface CloudPage {
   set(key: string, name: string, value: string): Promise<void>;
   /** What connection `key` has received and seen so far. */
   read(key: string): Promise<PageCloud>;
-  /** Logs in inside the page; answers the `/login/` status and body. */
-  login(username: string, password: string): Promise<{ status: number; body: unknown }>;
   /** Closes the page's browser context (its sockets and cookies with it). */
   close(): Promise<void>;
 }
@@ -62,15 +83,7 @@ export async function openCloudPage(browser: Browser, origin: string): Promise<C
 
 async function cloudPageIn(context: BrowserContext, origin: string): Promise<CloudPage> {
   const page = await context.newPage();
-  const errors: string[] = [];
-  page.on('pageerror', (error) => errors.push(`pageerror: ${(error as Error).message ?? error}`));
-  page.on('console', (message) => {
-    if (message.type() !== 'error') return;
-    const where = message.location().url ?? '';
-    // The browser's own icon request for the server's root document, not the page's doing.
-    if (where.endsWith('/favicon.ico')) return;
-    errors.push(`console: ${message.text()} (${where})`);
-  });
+  const errors = pageErrors(page);
   const answer = await page.goto(new URL('/', origin).href);
   if (!answer?.ok()) throw new Error(`${origin}/ answered ${answer?.status()}`);
   await page.setContent(SCRATCH_CLOUD_PAGE);
@@ -89,8 +102,6 @@ async function cloudPageIn(context: BrowserContext, origin: string): Promise<Clo
     set: (key, name, value) =>
       page.evaluate((k, n, v) => (globalThis as unknown as PageApi).setCloudVar(k, n, v), key, name, value),
     read: (key) => page.evaluate((k) => (globalThis as unknown as PageApi).readCloud(k), key),
-    login: (username, password) =>
-      page.evaluate((u, p) => (globalThis as unknown as PageApi).login(u, p), username, password),
     close: () => context.close(),
   };
 }
@@ -100,5 +111,4 @@ interface PageApi {
   openCloud(key: string, url: string, user: string, projectId: string): void;
   setCloudVar(key: string, name: string, value: string): void;
   readCloud(key: string): PageCloud;
-  login(username: string, password: string): Promise<{ status: number; body: unknown }>;
 }

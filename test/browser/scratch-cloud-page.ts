@@ -1,5 +1,7 @@
 /**
- * Test-only: a web page whose cloud code handles the wire exactly as the Scratch web client does
+ * Test-only, kept for what the real web client cannot show (cloud-in-browser.test.ts: the close
+ * code of a refused socket, which scratch-gui's provider discards); the web client itself runs in
+ * scratch-gui.test.ts. A web page whose cloud code handles the wire exactly as the Scratch web client does
  * (scratch-gui's `src/lib/cloud-provider.js`, written here from a reading of it, not copied):
  *
  * - the handshake and every set are one `JSON.stringify` of `{method, user, project_id, name?,
@@ -10,8 +12,7 @@
  *   client's does.
  *
  * Where the web client hands an update to the VM, the page records it; where it would reconnect
- * after a close, the page records the close (a test must see it). `login` does what the site's
- * own pages do (WIRE.md §2): the CSRF cookie from `/csrf_token/`, then `/login/` with it.
+ * after a close, the page records the close (a test must see it).
  */
 
 /** What a test reads back from the page's `window.cloud`. */
@@ -97,25 +98,6 @@ window.setCloudVar = (key, name, value) => window.clouds[key].updateVariable(nam
 window.readCloud = (key) => {
   const c = window.clouds[key];
   return { updates: c.updates, frames: c.frames, opened: c.opened, closes: c.closes };
-};
-
-window.login = async (username, password) => {
-  await fetch('/csrf_token/', { credentials: 'same-origin' });
-  const csrf = document.cookie
-    .split('; ')
-    .find((c) => c.startsWith('scratchcsrftoken='))
-    ?.slice('scratchcsrftoken='.length);
-  const answer = await fetch('/login/', {
-    method: 'POST',
-    credentials: 'same-origin',
-    headers: {
-      'Content-Type': 'application/json',
-      'X-CSRFToken': csrf ?? '',
-      'X-Requested-With': 'XMLHttpRequest',
-    },
-    body: JSON.stringify({ username, password }),
-  });
-  return { status: answer.status, body: await answer.json() };
 };
 `;
 

@@ -1,6 +1,12 @@
 /**
  * Test-only: a small cloud server that answers like TurboWarp's cloud-server (the alternate
- * server's code), as its source reads, written here from that reading (not copied):
+ * server's code), as its source reads, written here from that reading (not copied). That server is
+ * not published as a package, so it cannot run here as the web client and the VM do. Read at
+ * github.com/TurboWarp/cloud-server: branch `username-validate-prod` at 1f3d30cc74a9 (2024-12-24),
+ * where the User-Agent rule (4006, commit 2e53f8b84680) sits beside the rules of `master` at
+ * a0b29ec472fd (2025-06-04: 4000, 4002, 4005, the values frame, binary frames ignored; its
+ * doc/protocol.md names 4006). Not followed: that branch's look-up of each username's account
+ * (src/username.js asks a Scratch API proxy about its age), which needs the internet:
  *
  * - a frame that is not JSON, or a message without a known `method`, closes with 4000;
  * - a handshake with an invalid username (1-20 of `a-z0-9_-`) closes with 4002;

@@ -195,7 +195,8 @@ export function generatedBody(rng: Random, pool: AssetPool, options: { cloud: bo
       ),
     );
   }
-  theStage.broadcasts = context.messages;
+  // The format keys a message by its id (`{id: name}`, as the VM writes it); the scripts' context by name.
+  theStage.broadcasts = Object.fromEntries(Object.entries(context.messages).map(([name, id]) => [id, name]));
   return JSON.stringify({ targets, monitors: [], extensions: [], meta: META });
 }
 
