@@ -3,8 +3,9 @@
 // tslab, all measured in this run (./kernel-latency.py): issue 24's table.
 // Targets: each of the three cells at most 2x Deno's (median of RUNS runs after a warm-up cell); the
 // 200-cell session at most 2x Deno's in all (the sum of its round trips; the median over ROUNDS
-// rounds of fresh kernels, ours and Deno's interleaved, of each round's ratio); and flat: the median
-// of its last 10 cells at most 1.25x the median of its first 10 (median over the rounds).
+// rounds of fresh kernels, ours and Deno's interleaved 10 cells at a time, of each round's
+// ratio); and flat: the median of its last 10 cells at most 1.25x the median of its first 10
+// (median over the rounds).
 // Deno comes from npm (`deno@2`), installed for the bench when missing into test/.tmp/deno (never
 // into package.json). The machine is shared: figures are noisy, ratios less so (runs interleaved).
 import { execFile } from 'node:child_process';
@@ -20,7 +21,7 @@ const DENO_PREFIX = join(ROOT, 'test', '.tmp', 'deno');
 const DENO = join(DENO_PREFIX, 'node_modules', '@deno', 'linux-x64-glibc', 'deno');
 const RUNS = 15;
 const SESSION = 200;
-/** Sessions per kernel, interleaved (one session was one sample of a noisy machine: 1.9-2.5x). */
+/** Sessions per kernel (one session after the other was one sample of a noisy machine: 1.9-2.5x). */
 const ROUNDS = 5;
 
 /** Deno's binary, installed from npm into test/.tmp/deno when missing. */
@@ -118,7 +119,7 @@ export default async function kernelLatencyBench() {
     ok &&= totalMet && flatMet;
     const list = (xs, f) => xs.map(f).join(', ');
     console.log(
-      `  ${SESSION}-cell session, sum of round trips, ${ROUNDS} rounds of fresh kernels (ours and deno interleaved):` +
+      `  ${SESSION}-cell session, sum of round trips, ${ROUNDS} rounds of fresh kernels (ours and deno interleaved, 10 cells at a time):` +
         ` ratio ours/deno ${spread(ratios)} (target <= 2: ${totalMet ? 'met' : 'MISSED'})`,
     );
     console.log(`    per round: ${list(ratios, (r) => r.toFixed(2))}`);
@@ -129,7 +130,7 @@ export default async function kernelLatencyBench() {
         ` deno ${spread(d.map((r) => r.last / r.first))}`,
     );
     console.log(
-      `    wall time, each cell sent after the last one's idle (median): ours ${ms(median(o.map((r) => r.wall)))}, deno ${ms(median(d.map((r) => r.wall)))};` +
+      `    wall time, the sum of each cell's round trip to idle (median): ours ${ms(median(o.map((r) => r.wall)))}, deno ${ms(median(d.map((r) => r.wall)))};` +
         ` ours to idle, median of last 10 of each round: ${list(o, (r) => ms(median(r.idle.slice(-10))))}`,
     );
     console.log(
