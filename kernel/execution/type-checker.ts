@@ -18,6 +18,9 @@ import { type ChildProcess, fork } from 'node:child_process';
 import { clearTimeout, setTimeout } from 'node:timers'; // not a cell's replaced globals (./server.ts)
 import type { CheckReply, CheckRequest, TypeProblem } from './type-check-messages.js';
 
+/** How long {@link TypeChecker.close} waits for the worker to end before it kills it. */
+const CLOSE_MS = 2000;
+
 /** Checks waiting at most; more are skipped (and say so in the log, once). */
 export const MAX_WAITING = 500;
 
@@ -189,14 +192,22 @@ export class TypeChecker {
     return this.#worker.pid;
   }
 
-  /** Stops the worker. */
+  /** Stops the worker: SIGTERM, and SIGKILL if it has not exited {@link CLOSE_MS} later. */
   async close(): Promise<void> {
     this.#failed ??= 'closed';
     const worker = this.#worker;
-    if (worker.exitCode !== null || worker.signalCode !== null) return;
+    if (worker.pid === undefined || worker.exitCode !== null || worker.signalCode !== null) return;
     const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
     worker.kill();
-    await exited;
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<boolean>((resolve) => {
+      timer = setTimeout(() => resolve(true), CLOSE_MS);
+    });
+    if (await Promise.race([exited.then(() => false), late])) {
+      worker.kill('SIGKILL');
+      await exited;
+    }
+    clearTimeout(timer);
   }
 
   #answer(reply: CheckReply): void {
