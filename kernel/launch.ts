@@ -12,7 +12,7 @@
  * `svg`, `image`, `clearOutput` and the
  * package's exports declared for the cells (a small hidden preload and globals: ./preload.ts).
  *
- * Cells run with their types stripped (./execution/script-converter.ts) while a worker thread
+ * Cells run with their types stripped (./execution/script-converter.ts) while a worker process
  * type-checks them (./execution/type-checker.ts), started with the kernel so its TypeScript is warm
  * by the first cell. The session (the embedded sandbox and its login) and the preload start on
  * first use or a second after start-up (./first-use.ts): a cell that names none of them does not
@@ -21,7 +21,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { setFlagsFromString } from 'node:v8';
 import type { RunningLives } from './display/live.js';
 import { TypeChecker } from './execution/type-checker.js';
 import { kernelLog } from './protocol/kernel-log.js';
@@ -38,14 +37,6 @@ if (!configPath) {
 const useSandbox = args.sandbox === true;
 const log = kernelLog();
 
-// V8 collects garbage in tasks it runs once a thread has nothing else to do: the check worker's
-// (a check leaves megabytes) ran right after its answer, while the kernel ran the next cell, and
-// took the core that cell needed (1 cell in 5 was 5-10 ms slower). Without those tasks, V8
-// collects as it allocates: within the check. The flags are the process's (the kernel's own
-// thread collects as it allocates too), so they are set here, in the kernel's process, and not by
-// the checker for any process that makes one; before the worker is made, which reads them then.
-setFlagsFromString('--no-minor-gc-task');
-setFlagsFromString('--no-incremental-marking-task');
 // Started first, before this thread loads tslab and TypeScript: the worker's TypeScript and first
 // program (seconds: the first cell's `idle` waits for them) are the start-up's longest part.
 const checker = new TypeChecker({ log });

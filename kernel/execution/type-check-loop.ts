@@ -1,5 +1,5 @@
 /**
- * The loop of the worker thread that type-checks cells (./type-checker.ts), off the cells'
+ * The loop of the worker process that type-checks cells (./type-checker.ts), off the cells'
  * critical path (loaded by ./type-check-worker.ts).
  *
  * It is tslab's own converter, fed the cells in the order they ran: the same program, the same
@@ -7,7 +7,6 @@
  * (types are stripped, not checked, to run it: ./cell-script.ts), so its declarations are kept for
  * the next cells: it is converted again with `// @ts-ignore` above its problems' lines.
  */
-import { parentPort, workerData } from 'node:worker_threads';
 import { converter, tslabTypeScript } from '../tslab.js';
 import { exportedNames } from './exported-names.js';
 import { mainDeclarations, packageRoot, resolvePackageForTypes } from './package-resolution.js';
@@ -21,9 +20,12 @@ interface TslabDiagnostic {
   fileName?: string;
 }
 
-const port = parentPort;
-if (!port) throw new Error('type-check-worker.js runs as a worker thread');
-const { cwd } = workerData as { cwd: string };
+const send = process.send?.bind(process);
+if (!send) throw new Error("type-check-worker.js runs as the kernel's child process (with an IPC channel)");
+// The kernel started it in the cells' folder.
+const cwd = process.cwd();
+// The kernel is gone (ended, killed): so is its check.
+process.on('disconnect', () => process.exit(0));
 
 const ts = tslabTypeScript();
 const root = packageRoot();
@@ -75,13 +77,13 @@ function check(source: string): TypeProblem[] {
   }));
 }
 
-port.on('message', (request: CheckRequest) => {
+process.on('message', (request: CheckRequest) => {
   let reply: CheckReply;
   try {
     reply = { id: request.id, problems: check(request.source), declarations };
   } catch (error) {
     reply = { id: request.id, failure: error instanceof Error ? error.message : String(error), declarations };
   }
-  port.postMessage(reply);
+  send(reply);
 });
-port.postMessage({ id: -1, problems: [], declarations } satisfies CheckReply); // ready
+send({ id: -1, problems: [], declarations } satisfies CheckReply); // ready

@@ -191,8 +191,10 @@ export class KernelServer extends TslabServerClass {
     const ended = this.#backend.shutdown().catch((error: unknown) => {
       this.#backend.log(`shutdown: ${String(error)}`);
     });
-    // The last cells' history is written before the process exits.
-    await within(Promise.all([ended, this.#historyStore?.flushed()]), SHUTDOWN_MS);
+    // The last cells' history is written before the process exits (the last cell's record too,
+    // which follows its reply).
+    const history = this.#recorded.then(() => this.#historyStore?.flushed());
+    await within(Promise.all([ended, history]), SHUTDOWN_MS);
     const fields = this as unknown as Record<string, unknown>;
     const queues = ['iopub', 'shell', 'control']
       .map((field) => fields[field])
@@ -385,6 +387,8 @@ export class KernelServer extends TslabServerClass {
   }
 
   #historyStore: History | null = null;
+  /** Settles once the last cell's history entry has been recorded (it follows the cell's reply). */
+  #recorded: Promise<void> = Promise.resolve();
 
   handleInspect(socket: unknown, message: Message): void {
     const reply = message.createReply();
@@ -479,14 +483,24 @@ export class KernelServer extends TslabServerClass {
       this.#abortThrough = this.#received;
     }
     reply.signAndSend(this.connInfo.key, socket);
+    // The reply leaves on the next microtask (./send-queue.ts): whatever runs before this method
+    // awaits, the reply waits for.
+    const sent = socket instanceof QueuedSocket ? socket.drained() : Promise.resolve();
     if (counted) {
+      // Recorded once the reply is out (before `idle`, so a history request after the cell sees
+      // it): the secret scan reads the session's cookies, 0.2-0.4 ms a cell the reply need not
+      // wait for. A shutdown waits for it (#recorded) before it writes the history.
       const text = outcome.status === 'ok' ? outcome.result?.['text/plain'] : undefined;
-      this.#history().record(count, source, typeof text === 'string' ? text : null);
+      const recorded = sent.then(() =>
+        this.#history().record(count, source, typeof text === 'string' ? text : null),
+      );
+      this.#recorded = recorded.catch(() => {});
+      await recorded;
     }
     if (later && !silent && !outcome.checkFirst) {
       // The check takes a core for tens of milliseconds: it starts once the reply is out and the
       // client has had a moment to read it, or the client would wait for a core.
-      if (socket instanceof QueuedSocket) await socket.drained();
+      await sent;
       await new Promise((resolve) => setTimeout(resolve, CHECK_AFTER_REPLY_MS));
       await warnings(later());
     }

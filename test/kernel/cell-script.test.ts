@@ -123,6 +123,28 @@ describe('plain JavaScript skips esbuild only where TypeScript reads it alike', 
     expect(plainJavaScript('{ a: 1 }')).toBe('({ a: 1 }\n)');
   });
 
+  it('sends a cell with a mark of TypeScript to oxc at once; one in a string or a comment runs alike', async () => {
+    for (const typescript of [
+      'interface A { n: number }',
+      'export type B = string',
+      'declare const c: number',
+      'const d: number = 1',
+      'let e?: string',
+      'function f(x: number) { return x }',
+      'const g = (y?: string) => y',
+    ])
+      expect(plainJavaScript(typescript)).toBeNull();
+    // JavaScript, each with a mark in a string, a template or a comment: oxc runs it as written.
+    expect(await run('const marked = `\ninterface A {\n`; // (note: const x: 1)\nmarked.length')).toBe('15');
+    expect(await run("const typeLine = 'type T = 1';\n[typeLine, (1 < 2) ? 'a' : 'b']")).toBe(
+      "[ 'type T = 1', 'a' ]",
+    );
+    // Not marks: a conditional, an object literal in parentheses, a label.
+    expect(plainJavaScript('const h = true ? (1) : 2')).not.toBeNull();
+    expect(plainJavaScript('({ k: 1 })')).not.toBeNull();
+    expect(plainJavaScript('outer: for (const i of [1]) break outer')).not.toBeNull();
+  });
+
   it('leaves TypeScript, generic calls and constant assignments to esbuild', async () => {
     expect(plainJavaScript('const n: number = 1')).toBeNull();
     expect(plainJavaScript('f<string>(x)')).toBeNull(); // two comparisons in JavaScript

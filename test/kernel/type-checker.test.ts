@@ -1,8 +1,9 @@
-// The kernel's type check (kernel/execution/type-checker.ts): tslab's checker in a worker thread,
+// The kernel's type check (kernel/execution/type-checker.ts): tslab's checker in a worker process,
 // fed the cells in the order they ran, on plain programs (kernel/execution/plain-program.ts). Each
 // cell is checked against every earlier cell's declarations, those of cells with errors included
 // (they ran). Runs the built worker (dist/), as the kernel does.
-import { mkdirSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { TypeChecker as Checker } from '../../kernel/execution/type-checker.js';
@@ -73,5 +74,60 @@ describe('the type check of cells, in the order they ran', () => {
     expect(late!.length).toBeLessThan(1000);
     // Caught up: checks answer again.
     expect(await check('after.toFixed(1); after.length')).toEqual(['1:25 TS2339']);
+  });
+});
+
+/** Process `pid`'s session id, or `null` once it has ended (gone, or a zombie nobody reaped). */
+function sessionOf(pid: number): number | null {
+  let stat: string;
+  try {
+    stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  } catch {
+    return null;
+  }
+  // `pid (comm) state ppid pgrp session …`: comm may hold spaces and parentheses.
+  const [state, , , session] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return state === 'Z' || state === 'X' ? null : Number(session);
+}
+
+describe('the type check’s worker', () => {
+  it('is a process in a session of its own (its CPU is not charged to the kernel’s), and answers', async () => {
+    const cwd = join(ROOT, 'test', '.tmp', 'type-checker');
+    mkdirSync(cwd, { recursive: true });
+    const checker = new TypeChecker({ log: () => {}, cwd });
+    try {
+      await checker.ready();
+      const pid = checker.pid;
+      expect(pid).toBeTypeOf('number');
+      expect(sessionOf(pid!)).toBe(pid); // it leads its session
+      expect(sessionOf(pid!)).not.toBe(sessionOf(process.pid));
+      expect(await checker.check('const s: string = 1;', 'a cell', 60_000)).toMatchObject([
+        { line: 1, column: 7, code: 2322 },
+      ]);
+    } finally {
+      await checker.close();
+    }
+    expect(sessionOf(checker.pid!)).toBeNull();
+  });
+
+  it('ends when the kernel’s process is killed outright', { timeout: 120_000 }, async () => {
+    const script = `
+      const { TypeChecker } = await import(${JSON.stringify(join(ROOT, 'dist', 'kernel', 'execution', 'type-checker.js'))});
+      const checker = new TypeChecker({ log: () => {} });
+      await checker.ready();
+      console.log(checker.pid);
+      setInterval(() => {}, 1000);`;
+    const kernel = spawn(process.execPath, ['--input-type=module', '-e', script], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    const pid = await new Promise<number>((resolve, reject) => {
+      kernel.stdout.once('data', (chunk: Buffer) => resolve(Number(String(chunk).trim())));
+      kernel.once('exit', (code) =>
+        reject(new Error(`the process exited (${code}) before its checker was ready`)),
+      );
+    });
+    expect(sessionOf(pid)).toBe(pid);
+    kernel.kill('SIGKILL');
+    await vi.waitFor(() => expect(sessionOf(pid)).toBeNull(), { timeout: 60_000, interval: 50 });
   });
 });
