@@ -58,6 +58,23 @@ class ScratchlabKernelTests(jupyter_kernel_test.KernelTests):
     code_inspect_sample = "Math.max"
     code_clear_output = "console.log('soon cleared'); clearOutput({ wait: true })"
 
+    def execute_helper(self, *args, **kwargs):
+        """The suite's own, waiting for each message after the reply up to the suite's TIMEOUT
+        rather than 0.1 s. It reads them until the request's `idle`, which the protocol lets come
+        any time after the reply; this kernel's follows the cell's type check, begun once the reply
+        is out (0.1 s was too short for it on a loaded machine). Still a bound, on the `idle`."""
+        channel = self.kc.iopub_channel
+        short = channel.get_msg
+
+        async def patient(timeout=None):
+            return await short(timeout=max(timeout or 0, jupyter_kernel_test.TIMEOUT))
+
+        channel.get_msg = patient
+        try:
+            return super().execute_helper(*args, **kwargs)
+        finally:
+            del channel.get_msg
+
 
 class Recorder(unittest.TextTestResult):
     """Every test's (and sub-test's) outcome by id."""
