@@ -14,43 +14,8 @@ import {
   summarizeLogs,
   svg,
 } from '../../dist/presentation/index.js';
+import { bigLog } from '../support/big-log.mjs';
 import { best, fmt, report, time } from './lib.mjs';
-
-/** A deterministic pseudo-random generator (mulberry32): the same log every run. */
-function random(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-/** `n` entries over a day by 50 players: scores, levels, players online and encoded chat, newest first. */
-function bigLog(n) {
-  const rnd = random(12345);
-  const start = Date.UTC(2024, 4, 1);
-  const step = 86_400_000 / n;
-  const out = [];
-  for (let i = 0; i < n; i++) {
-    const r = rnd();
-    const name = r < 0.6 ? 'score' : r < 0.85 ? 'level' : r < 0.95 ? 'players online' : 'chat';
-    const value =
-      name === 'chat'
-        ? `36294343497620664955432777${i}`
-        : String(Math.floor(rnd() * (name === 'level' ? 10 : 10_000)));
-    out.push({
-      user: `player${Math.floor(rnd() ** 2 * 50)}`,
-      verb: 'set',
-      name,
-      value,
-      timestamp: Math.floor(start + i * step),
-    });
-  }
-  return out.reverse();
-}
 
 export default async function presentationBench() {
   const entries = bigLog(100_000);
