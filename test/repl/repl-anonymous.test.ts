@@ -4,7 +4,7 @@
  */
 import { tmpdir } from 'node:os';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ReplProcess, stripAnsi } from './pty.js';
+import { ReplProcess, SESSION_READY, stripAnsi } from './pty.js';
 
 let repl: ReplProcess | undefined;
 
@@ -47,7 +47,12 @@ describe('scratchlab repl (no sandbox)', () => {
     // and everything the REPL wrote (not only what the screen shows now) is without it.
     started.type('hunter2-secret');
     started.type('\x03');
-    await started.waitFor(() => stripAnsi(started.raw).includes('scratchlab> '), 10_000, 'the prompt');
+    // The session's line comes once the start-up in the background is done, after the first prompt.
+    await started.waitFor(
+      () => SESSION_READY.test(stripAnsi(started.raw)),
+      10_000,
+      'the session line and a prompt',
+    );
     const screen = started.screen.text();
     expect(screen).toContain('could not log in: cancelled at the password prompt');
     expect(screen).toContain('not logged in');
