@@ -6,7 +6,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { installed, TOOLS, type Tool, toolPath, toolPaths } from './support/tools.js';
+import { installed, TOOLS, type Tool, toolPath, toolPaths, toolsRequired } from './support/tools.js';
 
 const ROOT = join(import.meta.dirname, '..');
 
@@ -125,6 +125,31 @@ run(\`\${dir}/x\`);`;
     }
     expect(missing).toEqual([]);
     expect(launches).toBeGreaterThan(0);
+  });
+
+  it('fails for a missing tool under npm test whoever runs it: test/run.sh sets the strictness itself', () => {
+    const script = readFileSync(join(ROOT, 'test/run.sh'), 'utf8');
+    const strict = script.indexOf('\nexport SCRATCHLAB_REQUIRE_TOOLS=1\n');
+    expect(strict).toBeGreaterThan(-1);
+    expect(strict).toBeLessThan(script.indexOf('npx vitest run'));
+    const saved = { ci: process.env.CI, require: process.env.SCRATCHLAB_REQUIRE_TOOLS };
+    try {
+      delete process.env.CI;
+      process.env.SCRATCHLAB_REQUIRE_TOOLS = '1';
+      expect(toolsRequired()).toBe(true);
+      delete process.env.SCRATCHLAB_REQUIRE_TOOLS;
+      expect(toolsRequired()).toBe(false); // vitest by hand, outside CI: a skip with a note
+      process.env.CI = 'true';
+      expect(toolsRequired()).toBe(true);
+    } finally {
+      for (const [key, value] of [
+        ['CI', saved.ci],
+        ['SCRATCHLAB_REQUIRE_TOOLS', saved.require],
+      ] as const) {
+        if (value === undefined) delete process.env[key];
+        else process.env[key] = value;
+      }
+    }
   });
 
   it('names for each tool the package that dpkg -S says holds it', () => {

@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ApiError, LoginRequiredError } from '../../src/index.js';
+import { storeOf } from '../../src/sandbox/store-access.js';
 import { caught } from '../support/caught.js';
 import { useSandbox } from '../support/sandbox.js';
 
@@ -146,7 +147,12 @@ describe('profile comments (HTML)', () => {
       content: 'Hi <friend> & "welcome"',
       author: { username: ctx.sandbox.samples.demoUser, id: demo.userId },
     });
-    expect(Date.parse(posted.datetime_created)).toBeGreaterThan(Date.now() - 60_000);
+    // The time the sandbox stamped on it (its own record of the comment).
+    const store = storeOf(ctx.sandbox);
+    const row = store.social.profileComments
+      .get(store.userByName(target)!.id)!
+      .find((c) => c.id === posted.id);
+    expect(Date.parse(posted.datetime_created)).toBe(Date.parse(row!.created));
     expect(posted.author.image).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/get_image\/user\/\d+_60x60\.png$/);
 
     const other = await ctx.login(1);

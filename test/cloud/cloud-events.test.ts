@@ -19,6 +19,15 @@ function collect(events: CloudEvents): { activity: CloudActivity[]; errors: Erro
   return { activity, errors, ready };
 }
 
+/** The newest `limit` entries of the seeded cloud project's log, as the sandbox serves them (no SDK). */
+async function rawLog(limit: number): Promise<{ value: string | number; timestamp: number }[]> {
+  const answer = await fetch(
+    `${ctx.sandbox.hosts.cloudHttp}/logs?projectid=${ctx.sandbox.cloudProjectId}&limit=${limit}&offset=0`,
+  );
+  expect(answer.status).toBe(200);
+  return (await answer.json()) as { value: string | number; timestamp: number }[];
+}
+
 describe('logs source on the sandbox platform', () => {
   it('is the default on the platform, skips history, and reports new activity with user and time', async () => {
     const [watcherSession, playerSession] = await Promise.all([ctx.login(0), ctx.login(1)]);
@@ -32,7 +41,7 @@ describe('logs source on the sandbox platform', () => {
     await ready;
     expect(activity).toEqual([]); // 10,000 entries of history are not replayed
     const player = playerSession.cloud(ctx.sandbox.cloudProjectId, { rateLimit: 0.02 });
-    const before = Date.now();
+    const [lastOfHistory] = await rawLog(1);
     await player.setVars({ 'players online': 12, 'last score': 4410, 'total plays': '99999' });
     await waitFor(() => activity.length === 3, 'three events');
     expect(activity.map((e) => [e.user, e.verb, e.name, e.value])).toEqual([
@@ -40,7 +49,11 @@ describe('logs source on the sandbox platform', () => {
       [playerSession.username, 'set', 'last score', '4410'],
       [playerSession.username, 'set', 'total plays', '99999'],
     ]);
-    expect(activity.every((e) => e.timestamp !== null && e.timestamp >= before - 5)).toBe(true);
+    // Each with the time the server logged for it (its log as served, newest first), after the history.
+    const logged = (await rawLog(3)).reverse();
+    expect(logged.map((entry) => entry.value)).toEqual(['12', '4410', '99999']);
+    expect(activity.map((e) => e.timestamp)).toEqual(logged.map((entry) => entry.timestamp));
+    expect(logged[0]!.timestamp).toBeGreaterThanOrEqual(lastOfHistory!.timestamp);
     // One more poll round: nothing is reported twice.
     await player.setVar('last score', 1);
     await waitFor(() => activity.length === 4, 'the fourth event');

@@ -149,8 +149,10 @@ describe('peers that vanish', () => {
     await alive.opened;
     await waitFor(() => harness.cloud.connections === 2, 'both upgrades');
     await waitFor(() => harness.cloud.connections === 1, 'the silent peer to be cut off');
-    // Several more rounds of pings: the one that answers stays.
-    await new Promise((resolve) => setTimeout(resolve, 400));
+    // Four more rounds of pings, each answered (ws answers a ping itself): the one that answers stays.
+    let pings = 0;
+    alive.ws.on('ping', () => pings++);
+    await waitFor(() => pings >= 4, 'four more pings');
     expect(alive.closeInfo).toBeNull();
     expect(harness.cloud.connections).toBe(1);
     gone.destroy();

@@ -107,8 +107,10 @@ it('records live sets across a sandbox restart (a host without a log), each once
   const writer = connect('writer');
   for (let i = 1; i <= 3; i++) await writer.setVar('live', i);
   await waitUntil(async () => (await rowsOf(store, 'live')).length === 3);
-  // Past the writer's 2 s in which a set may be sent again after a drop: each value goes once.
-  await new Promise((resolve) => setTimeout(resolve, 2200));
+  // The writer is not under test: it leaves before the restart, after the server has read its
+  // sets (disconnect() closes so), so that it has none to send again after a drop (it would, for
+  // 2 s, to a server that restarted without its values). Its next set connects it again.
+  await writer.disconnect();
   await sandbox.close();
   sandbox = await startSandbox({ port });
   // Sets made before the recorder is back would reach it only as the latest value per variable
@@ -201,7 +203,12 @@ it('a store closed while a recorder starts stops that recorder once it has start
   });
   const store = await openStore(join(dir, 'closing.duckdb'));
   const starting = store.recordCloud(cloud);
-  await new Promise((resolve) => setTimeout(resolve, 0));
+  // Closed once the recorder is the store's and its start is under way (the cloud not open yet).
+  for (let turns = 0; store.recorders.length === 0; turns++) {
+    if (turns > 10_000) throw new Error('the recorder never became the store’s');
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  expect(cloud.state).not.toBe('open');
   expect(await store.close()).toBe(0);
   const recorder = await starting;
   expect(recorder.running).toBe(false);

@@ -4,6 +4,7 @@ import { hostname, tmpdir as osTmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JsonDatabase } from '../../src/databases/json-database.js';
+import { waitFor as waitUntil } from '../cloud/support.js';
 import { bundleChild } from '../support/bundle-child.js';
 import { databaseContract } from '../support/database-contract.js';
 import { stateAfter, writesIn } from '../support/json-crash-states.js';
@@ -140,7 +141,12 @@ describe('JsonDatabase', () => {
     const db = new JsonDatabase({ path });
     await db.set('a', '1');
     const before = (await stat(path)).mtimeMs;
-    await new Promise((done) => setTimeout(done, 20));
+    // Until a file written now would get a later time than it (the kernel's clock is coarse).
+    const probe = `${path}.probe`;
+    await waitUntil(async () => {
+      await writeFile(probe, '');
+      return (await stat(probe)).mtimeMs > before;
+    }, 'a later file time');
     await db.set('a', '1');
     expect((await stat(path)).mtimeMs).toBe(before);
   });

@@ -199,6 +199,17 @@ export async function screenshot(home: JupyterHome, file: string, size = '1200,2
   return png;
 }
 
+/**
+ * A cell of a `batch` that throws `new Error(message)` once drive.py has sent the whole batch and
+ * made the batch's `release` file (waiting at most 30 s for it), after the lines of `before`: the
+ * requests sent with it are queued behind it when it fails, however slow the machine.
+ */
+export function failOnceReleased(file: string, message: string, before = ''): string {
+  return `${before}const { existsSync } = await import('node:fs');
+for (let i = 0; i < 6000 && !existsSync(${JSON.stringify(file)}); i++) await new Promise((r) => setTimeout(r, 5));
+throw new Error(${JSON.stringify(message)})`;
+}
+
 /** A request for test/kernel/drive.py. */
 export type DriveRequest =
   | { execute: string; silent?: boolean; store_history?: boolean }

@@ -83,7 +83,8 @@ describe.skipIf(!hasJupyter)('store and sql in the kernel', { timeout: 120_000 }
       /* 1 */ [
         'const player = session.cloud(sandbox.cloudProjectId);',
         "for (const score of [120, 340, 560]) await player.setVar('high score', score);",
-        'await new Promise((resolve) => setTimeout(resolve, 2000));',
+        // Until the log's read has met the three live sets (up to 30 s).
+        'for (let i = 0; i < 600 && history.counts.merged < 3; i++) await new Promise((resolve) => setTimeout(resolve, 50));',
         'await history.stop();',
         'await player.disconnect();',
         // biome-ignore lint/suspicious/noTemplateCurlyInString: a cell's source, with a template the kernel runs

@@ -4,7 +4,14 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { drive, hasJupyter, installKernels, type JupyterHome, jupyterHome } from './jupyter.js';
+import {
+  drive,
+  failOnceReleased,
+  hasJupyter,
+  installKernels,
+  type JupyterHome,
+  jupyterHome,
+} from './jupyter.js';
 
 describe.skipIf(!hasJupyter)('the type check of cells in a kernel', () => {
   let home: JupyterHome;
@@ -96,11 +103,12 @@ describe.skipIf(!hasJupyter)('the type check of cells in a kernel', () => {
   it('warns of a failed cell after its reply and before its idle; the cells run with it are aborted after', {
     timeout: 180_000,
   }, async () => {
-    const failing =
-      "const wrongType: number = 'x';\nawait new Promise((r) => setTimeout(r, 300));\nthrow new Error('boom')";
+    // It fails once the requests sent with it are sent (drive.py makes the file then).
+    const release = join(home.dir, 'batch-sent');
+    const failing = failOnceReleased(release, 'boom', "const wrongType: number = 'x';\n");
     const results = await drive(home, 'scratchlab', folder, [
       { execute: '1 + 1' }, // the checker is warm: checks follow their replies
-      { batch: [failing, 'wrongType', '2'] },
+      { batch: [failing, 'wrongType', '2'], release },
       { execute: '3' },
     ]);
     for (const [i, result] of results.entries()) expect(result.error, `request ${i}`).toBeUndefined();

@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { chartBundle, resultBundle, tableBundle } from '../../kernel/display/display.js';
 import { createDisplay } from '../../kernel/display/display-helper.js';
 import { plotBundle, valueBundle } from '../../kernel/display/helpers.js';
-import { createLive, MIN_REDRAW_MS, RunningLives } from '../../kernel/display/live.js';
+import { createLive, RunningLives } from '../../kernel/display/live.js';
 import { PendingDisplays } from '../../kernel/display/pending-displays.js';
 import type { CellRunner } from '../../kernel/execution/cell-runner.js';
 import { cellScript } from '../../kernel/execution/cell-script.js';
@@ -567,8 +567,21 @@ describe('live', () => {
     expect(running.size).toBe(0);
     for (const cloud of clouds) expect(cloud.listenerCount('set')).toBe(0);
     clouds[0]!.emit('set', { name: 'n', value: '1' });
-    await new Promise((resolve) => setTimeout(resolve, MIN_REDRAW_MS * 2));
-    expect(sent).toHaveLength(4);
+    // The first one's redraw was due MIN_REDRAW_MS after its first chart. A live display started
+    // now draws at once, then again MIN_REDRAW_MS after that, and again: its third chart proves
+    // that the first's redraw came due a whole MIN_REDRAW_MS earlier, and did not draw.
+    const lateCloud = new EventEmitter();
+    const lateRunning = new RunningLives();
+    createLive({ pending, running: lateRunning })(lateCloud);
+    const late = () => sent.slice(4);
+    for (let n = 1; n <= 3; n++) {
+      await waitFor(() => late().length === n + 1, `the later display's chart ${n}`);
+      if (n < 3) lateCloud.emit('set', { name: 'n', value: String(n) });
+    }
+    lateRunning.endAll();
+    const lateId = late()[0]!.transient.display_id;
+    expect(late().map((m) => m.transient.display_id === lateId)).toEqual([true, true, true, true]);
+    expect(sent).toHaveLength(8);
     expect(handles[0]!.data).toHaveLength(10_000);
   });
 });

@@ -7,6 +7,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import {
   type DriveRequest,
   drive,
+  failOnceReleased,
   hasJupyter,
   installKernels,
   type JupyterHome,
@@ -14,12 +15,6 @@ import {
 } from './jupyter.js';
 
 const ROUNDS = 15;
-
-/** A cell that fails once `file` exists (waiting at most 30 s for it). */
-const failOnceReleased = (file: string) =>
-  `const { existsSync } = await import('node:fs');
-for (let i = 0; i < 6000 && !existsSync(${JSON.stringify(file)}); i++) await new Promise((r) => setTimeout(r, 5));
-throw new Error('first')`;
 
 describe.skipIf(!hasJupyter)('the protocol under pressure', () => {
   let home: JupyterHome;
@@ -41,7 +36,7 @@ describe.skipIf(!hasJupyter)('the protocol under pressure', () => {
       ...rounds,
       // "Run all": sent together with the failed cell, so aborted. The failing cell waits until all
       // three are sent (drive.py makes the file then): what counts is what the kernel had received.
-      { batch: [failOnceReleased(release), "'not run'", "'not run either'"], release },
+      { batch: [failOnceReleased(release, 'first'), "'not run'", "'not run either'"], release },
       // A cell with a type problem, interrupted once its reply is in; then cells sent at once.
       { interrupt_after_reply: "const interrupted: number = 'x';" },
       { batch: Array.from({ length: 8 }, (_, i) => `const warned${i}: number = 'w${i}';`) },

@@ -6,6 +6,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import {
   type DriveResult,
   drive,
+  failOnceReleased,
   hasJupyter,
   type IopubMessage,
   installKernels,
@@ -200,9 +201,10 @@ describe.skipIf(!hasJupyter)('the Jupyter protocol', () => {
   it('aborts the requests queued behind a failure, unless they asked not to stop', {
     timeout: 120_000,
   }, async () => {
+    const release = join(home.dir, 'batch-sent');
     const results = await drive(home, 'scratchlab-sandbox', folder, [
-      // The failing cell runs long enough for the requests sent with it to be queued behind it.
-      { batch: ["await new Promise((r) => setTimeout(r, 300));\nthrow new Error('first')", '1', '2'] },
+      // The failing cell fails once the requests sent with it are sent (drive.py makes the file then).
+      { batch: [failOnceReleased(release, 'first'), '1', '2'], release },
       { batch: ["throw new Error('again')", '3'], stop_on_error: false },
       { execute: '4' },
     ]);

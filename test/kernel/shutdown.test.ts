@@ -81,8 +81,12 @@ describe.skipIf(!hasJupyter)('kernel shutdown', () => {
         ].join('\n'),
       },
       {
-        execute:
-          "await new Promise((r) => setTimeout(r, 1500));\nchart.data.filter((p) => p.name === 'score').length > 3",
+        // The chart has recorded a few of the bot's sets (waited for, up to 30 s).
+        execute: [
+          "const scores = () => chart.data.filter((p) => p.name === 'score').length;",
+          'for (let i = 0; i < 600 && scores() <= 3; i++) await new Promise((r) => setTimeout(r, 50));',
+          'scores() > 3',
+        ].join('\n'),
       },
       { shutdown: true },
     ]);

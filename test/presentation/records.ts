@@ -118,35 +118,4 @@ export function logEntry(
   return { user, verb, name, value, timestamp };
 }
 
-/** A deterministic pseudo-random generator (mulberry32), so big logs are the same every run. */
-export function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-/** `n` log entries over `hours`, newest first as on the wire, across a few variables and users. */
-export function bigLog(n: number, hours = 24): CloudLogEntry[] {
-  const rnd = random(12345);
-  const start = Date.UTC(2024, 4, 1, 0, 0, 0);
-  const step = (hours * 3_600_000) / n;
-  const users = Array.from({ length: 50 }, (_, i) => `player${i}`);
-  const out: CloudLogEntry[] = [];
-  for (let i = 0; i < n; i++) {
-    const r = rnd();
-    const name = r < 0.6 ? 'score' : r < 0.85 ? 'level' : r < 0.95 ? 'players online' : 'chat';
-    const value =
-      name === 'chat'
-        ? '36294343497620664955432777' + String(i)
-        : String(Math.floor(rnd() * (name === 'level' ? 10 : 10_000)));
-    out.push(
-      logEntry(Math.floor(start + i * step), users[Math.floor(rnd() ** 2 * users.length)]!, name, value),
-    );
-  }
-  return out.reverse();
-}
+export { bigLog, random } from '../support/big-log.mjs';

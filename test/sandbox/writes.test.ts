@@ -139,6 +139,7 @@ describe('metadata, share and unshare', () => {
 
   it('unshares and shares again', async () => {
     const id = sandbox.samples.assetHeavyProject;
+    const sharedFirst = Date.parse((await project(id)).history.shared!);
     const unshared = await owner.write('PUT', `/api/proxy/projects/${id}/unshare`);
     expect(unshared.status).toBe(200);
     expect(unshared.body).toMatchObject({
@@ -156,7 +157,8 @@ describe('metadata, share and unshare', () => {
     expect(shared.status).toBe(200);
     const record = shared.body as Project;
     expect(record).toMatchObject({ public: true, is_published: true });
-    expect(Date.parse(record.history.shared!)).toBeGreaterThan(Date.now() - 60_000);
+    // Shared anew: a later stamp than its first sharing (the sandbox's own record of both).
+    expect(Date.parse(record.history.shared!)).toBeGreaterThan(sharedFirst);
     expect((await new Client(sandbox.url).get(`/api/projects/${id}`)).status).toBe(200);
   });
 });
@@ -203,7 +205,10 @@ describe('project host', () => {
       const id = short.samples.fixtureProjects.cloud_variables_simple;
       const { project_token } = (await client.get(`/api/projects/${id}`)).body as Project;
       expect((await client.get(`/projects/${id}?token=${project_token}`)).status).toBe(200);
-      await delay(2_100);
+      // Issued in a whole second (its first digits), it lives to the end of its last second: until
+      // the sandbox's clock (this process's) is past that.
+      const end = (Number(project_token!.split('_')[0]) + 1 + 1) * 1000;
+      while (Date.now() < end) await delay(end - Date.now());
       expect((await client.get(`/projects/${id}?token=${project_token}`)).status).toBe(403);
     } finally {
       await short.close();
@@ -215,7 +220,8 @@ describe('project host', () => {
     const original = JSON.parse(await body(id)) as { targets: { name: string }[] };
     original.targets[1]!.name = 'Renamed';
     const before = await project(id);
-    await delay(5);
+    // Until the sandbox's clock (this process's) is past the time it last stamped.
+    while (Date.now() <= Date.parse(before.history.modified)) await delay(1);
     const answer = await owner.write('PUT', `/projects/${id}`, { json: original });
     expect(answer.status).toBe(200);
     expect(answer.body).toEqual({
