@@ -258,28 +258,53 @@ describe('classroom pages', () => {
       "Scratch.INIT_DATA.PROFILE = { model: { id: '' } }",
       "Scratch.INIT_DATA.PROFILE = { model: { id: 'a b' } }",
       "id: 'early'; Scratch.INIT_DATA.PROFILE = {}",
+      "var a = { id: 'nomarker' };",
+      "x='abcd';Scratch.INIT_DATA.PROFILE={}",
+      "Scratch.INIT_DATA.PROFILE = { model: { id: 'abcd",
     ]) {
       expect(missing(() => parseClassPage(classPage(script), 1))).toBe(
         'educator (Scratch.INIT_DATA.PROFILE of a class page)',
       );
     }
+    // Only a script names the educator; the first script that does wins.
+    const inText = `<title>T</title><p class="overview">a</p><p class="overview">b</p><p>Scratch.INIT_DATA.PROFILE = { model: { id: 'fake' } }</p>`;
+    expect(missing(() => parseClassPage(inText, 1))).toBe(
+      'educator (Scratch.INIT_DATA.PROFILE of a class page)',
+    );
+    const two = classPage(
+      "Scratch.INIT_DATA.PROFILE = { model: { id: 'first' } }</script><script>Scratch.INIT_DATA.PROFILE = { model: { id: 'second' } }",
+    );
+    expect(parseClassPage(two, 1).educator).toEqual({ username: 'first' });
+    // Counts: at the very start of the page's text too; only digits (and separators) count.
+    const counted = (extra: string) =>
+      parseClassPage(
+        `${extra}<title>T</title><p class="overview">a</p><p class="overview">b</p><script>Scratch.INIT_DATA.PROFILE = { model: { id: 'ed' } }</script>`,
+        1,
+      );
+    expect(counted('Students (2)').student_count).toBe(2);
+    expect(counted('Students (12a) Class Studios (a12)')).not.toHaveProperty('student_count');
+    expect(counted('Students (12a) Class Studios (a12)')).not.toHaveProperty('studio_count');
+    expect(counted('Students (1234567890)')).not.toHaveProperty('student_count');
   });
 
   it('reads students and studios by their links, once each, in page order', () => {
     const students = parseClassStudents(
       '<ul><li class="user"><a href="/users/Ann/"><img></a><a href="/users/Ann/">Ann</a></li>' +
         '<li class="user"><a href="/users/ann">again</a><a href="/users/bo%2Dx/">bo-x</a><a href="/users/cy/projects/">no</a><a href="/studios/3/">no</a><a href="http://[bad">no</a></li>' +
-        '<li><a href="/users/dee/">not a user item</a></li></ul>',
+        '<li class="user"><a href="/users/">no name</a><a>no link</a></li><li><a href="/users/dee/">not a user item</a></li></ul>',
     );
     expect(students).toEqual([{ username: 'Ann' }, { username: 'bo-x' }]);
     const studios = parseClassStudios(
       '<span class="title"><a href="/studios/12/">Twelve</a></span><span class="title"><a href="/studios/12/">again</a></span>' +
         '<span class="title"><a href="/studios/x/">no</a></span><span class="title"><a href="/studios/4/more/">no</a></span>' +
-        '<span class="title"><a href="/users/4/">no</a></span><span class="title">no link</span><span class="title"><a href="https://scratch.mit.edu/studios/9">Nine</a></span>',
+        '<span class="title"><a href="/users/4/">no</a></span><span class="title">no link</span><span class="title"><a href="https://scratch.mit.edu/studios/9">Nine</a></span>' +
+        '<span class="title"><a href="/studios/">no</a></span><span class="title"><a href="/studios/x12/">no</a></span><span class="title"><a href="/studios/12x/">no</a></span>' +
+        '<span class="other"><a href="/studios/77/">not a title</a></span><span class="title"><img><a href="/studios/8/">Eight</a></span>',
     );
     expect(studios).toEqual([
       { id: 12, title: 'Twelve' },
       { id: 9, title: 'Nine' },
+      { id: 8, title: 'Eight' },
     ]);
   });
 });
