@@ -354,11 +354,27 @@ describe('My Stuff counts and the credits list', () => {
         String.raw`JSON.parse('[{"userName":"\u0061n\x6e","userId":5,"name":"O\'Ne\x69l\q\\n"}]')`,
       ),
     ).toEqual([{ username: 'ann', id: 5, name: "O'Neilq\n" }]);
-    for (const bad of ['\\u00zz', '\\u41', '\\x4', '\\xg1', '\\']) {
-      expect(missing(() => parseCreditsBundle(`JSON.parse('[{"userName":"a${bad}`))).toBe(
+    // A bad escape ends the list even when the string closes later; a lone backslash at the end too.
+    for (const bad of ['\\u00zz', '\\u41', '\\ug041', '\\u004g', '\\x4', '\\xg1', '\\x4g']) {
+      expect(missing(() => parseCreditsBundle(`JSON.parse('[{"userName":"a${bad}","name":"n"}]')`))).toBe(
         'end of the team list string',
       );
     }
+    expect(missing(() => parseCreditsBundle(`JSON.parse('[{"userName":"a\\`))).toBe(
+      'end of the team list string',
+    );
+    expect(missing(() => parseCreditsBundle(`JSON.parse('[{"userName":5,"name":"n"}]')`))).toBe(
+      'name and userName of member 1',
+    );
+    expect(parseCreditsBundle(script('[{"userName":"a","userId":"5","name":"n"}]'))).toEqual([
+      { username: 'a', id: null, name: 'n' },
+    ]);
+    const members = (n: number) =>
+      `[${Array.from({ length: n }, () => '{"userName":"a","name":"n"}').join(',')}]`;
+    expect(parseCreditsBundle(script(members(10_000)))).toHaveLength(10_000);
+    expect(missing(() => parseCreditsBundle(script(members(10_001))))).toBe(
+      'team list of at most 10000 members',
+    );
     expect(missing(() => parseCreditsBundle(script('[{"userName":"a",}]')))).toBe(
       'team list that parses as JSON',
     );
