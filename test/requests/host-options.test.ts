@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { CloudStorage, PING_ANSWER } from '../../src/cloud/requests/cloud-storage.js';
 import { type CloudLike, CloudRequests } from '../../src/cloud/requests/index.js';
+import { MemoryDatabase } from '../../src/databases/memory-database.js';
 
 // The checks of a request host's cloud and options, each refusal with its exact class and
 // message (the hosts at work are in cloud-requests.test.ts and lifecycle.test.ts).
@@ -112,5 +114,71 @@ describe('a request host', () => {
     expect(refusal(() => lossless.request('grüße', () => 1))).toBe('accepted');
     expect(host.request('greet', () => 'hi')).toBe(host);
     expect(host.requestNames).toEqual(['greet']);
+  });
+});
+
+describe('a storage host', () => {
+  const db = (name: string) => new MemoryDatabase({ name });
+
+  it('checks its options and databases, and serves each name once', () => {
+    expect(refusal(() => new CloudStorage(cloudWith(), null as never))).toBe(
+      'TypeError: options must be an object like { databases }',
+    );
+    expect(refusal(() => new CloudStorage(cloudWith(), [] as never))).toBe(
+      'TypeError: options must be an object like { databases }',
+    );
+    expect(refusal(() => new CloudStorage(cloudWith(), { databases: db('a') as never }))).toBe(
+      'TypeError: options.databases must be an array of databases',
+    );
+    expect(refusal(() => new CloudStorage(cloudWith(), { usedCloudVars: [] }))).toBe(
+      'RangeError: options.usedCloudVars must name at least one variable',
+    );
+    const storage = new CloudStorage(cloudWith(), {
+      databases: [db('scores'), db('names')],
+      requestVar: 'ASK',
+    });
+    expect(storage.databaseNames).toEqual(['scores', 'names']);
+    expect(storage.requests.requestVar).toBe('ASK');
+    expect(storage.requests.requestNames).toEqual(['get', 'set', 'keys', 'database_names', 'ping']);
+    expect(storage.running).toBe(false);
+    const notDb = 'TypeError: a database must be an object with name, get(key), set(key, value) and keys()';
+    expect(refusal(() => storage.addDatabase(null as never))).toBe(notDb);
+    expect(refusal(() => storage.addDatabase('db' as never))).toBe(notDb);
+    for (const missing of ['get', 'set', 'keys']) {
+      const partial = {
+        name: 'x',
+        get: async () => undefined,
+        set: async () => undefined,
+        keys: async () => [],
+      };
+      delete (partial as Record<string, unknown>)[missing];
+      expect(refusal(() => storage.addDatabase(partial as never))).toBe(notDb);
+    }
+    const named = (name: unknown) => ({
+      name,
+      get: async () => undefined,
+      set: async () => undefined,
+      keys: async () => [],
+    });
+    expect(refusal(() => storage.addDatabase(named('') as never))).toBe(
+      'TypeError: a database must have a non-empty string name',
+    );
+    expect(refusal(() => storage.addDatabase(named(5) as never))).toBe(
+      'TypeError: a database must have a non-empty string name',
+    );
+    expect(refusal(() => storage.addDatabase(named('a&b') as never))).toBe(
+      'RangeError: database name "a&b" must not contain "&" (it separates arguments)',
+    );
+    expect(refusal(() => storage.addDatabase(db('scores')))).toBe(
+      'RangeError: a database named "scores" is already served',
+    );
+    const extra = db('extra');
+    expect(storage.addDatabase(extra)).toBe(storage);
+    expect(storage.getDatabase('extra')).toBe(extra);
+    expect(storage.getDatabase('none')).toBeUndefined();
+    expect(storage.removeDatabase('scores')).toBe(true);
+    expect(storage.removeDatabase('scores')).toBe(false);
+    expect(storage.databaseNames).toEqual(['names', 'extra']);
+    expect(PING_ANSWER).toBe('pong');
   });
 });
