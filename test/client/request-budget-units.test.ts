@@ -99,7 +99,9 @@ describe('RequestBudget', () => {
   });
 
   it('lets requests go in order of asking, and an aborted one leaves the queue', async () => {
-    const budget = new RequestBudget({ perSecond: 1000, burst: 1 });
+    // At 10 a second the next token is 100 ms away: the three asks below queue (they are made at
+    // once, in one synchronous turn) and go one by one.
+    const budget = new RequestBudget({ perSecond: 10, burst: 1 });
     await budget.acquire();
     const order: number[] = [];
     const stop = new AbortController();
