@@ -9,22 +9,13 @@ import {
   parseTopicFeed,
   parseTopicList,
 } from '../../src/records/forum-html.js';
-import { parseHtml, UnreadablePageError } from '../../src/records/html.js';
+import { parseHtml } from '../../src/records/html.js';
+import { missingPart } from '../support/refusals.js';
 
 // The forum readers on small pages in the site's markup (WIRE.md §12.1; the captured pages are
 // read in live-markup.test.ts): ids only from well-formed links, counts in any grouping, the
 // refusal of a page in another language, and the limits.
 const CLOCK: ForumClock = { timeZone: 'UTC', now: Date.parse('2024-06-05T12:00:00Z') };
-
-function missing(run: () => unknown): string {
-  try {
-    run();
-  } catch (error) {
-    expect(error).toBeInstanceOf(UnreadablePageError);
-    return (error as UnreadablePageError).missing;
-  }
-  throw new Error('expected an UnreadablePageError');
-}
 
 const topicRow = (href: string, extra = '', last = '') =>
   `<tr><td class="tcl"><div class="intd"><div class="icon ${extra}"></div><div class="tclcon"><h3><a href="${href}">T</a></h3><span class="byuser">by ann</span></div></div></td><td class="tc2">1</td><td class="tc3">2</td><td class="tcr">${last}</td></tr>`;
@@ -51,7 +42,7 @@ describe('forum pages', () => {
       '/discuss/topic/',
       'http://[x/',
     ]) {
-      expect([href, missing(() => parseTopicList(topicPage(topicRow(href)), 1, CLOCK))]).toEqual([
+      expect([href, missingPart(() => parseTopicList(topicPage(topicRow(href)), 1, CLOCK))]).toEqual([
         href,
         'topic link (/discuss/topic/<id>/) in row 1',
       ]);
@@ -108,47 +99,49 @@ describe('forum pages', () => {
 
   it('refuses a time it cannot read, naming the page language when it is not English', () => {
     const row = topicRow('/discuss/topic/7/', '', '<a href="/discuss/post/9/">Heute 10:00:00</a>');
-    expect(missing(() => parseTopicList(topicPage(row, ' lang="de"'), 1, CLOCK))).toBe(
+    expect(missingPart(() => parseTopicList(topicPage(row, ' lang="de"'), 1, CLOCK))).toBe(
       `English text: it is in German (de) (its topic 7's last-post time shows "Heute 10:00:00"); the forums answer in the language of the account's forum profile, so set that to English or read without logging in`,
     );
     expect(
-      missing(() => parseTopicList(topicPage(row), 1, { ...CLOCK, language: 'fr-CA, en;q=0.5' })),
+      missingPart(() => parseTopicList(topicPage(row), 1, { ...CLOCK, language: 'fr-CA, en;q=0.5' })),
     ).toMatch(
       /^English text: it is in Canadian French \(fr-CA\) \(its topic 7's last-post time shows "Heute 10:00:00"\)/,
     );
     // A tag the runtime cannot name (not even well-formed) is shown as it came.
-    expect(missing(() => parseTopicList(topicPage(row), 1, { ...CLOCK, language: 'e' }))).toMatch(
+    expect(missingPart(() => parseTopicList(topicPage(row), 1, { ...CLOCK, language: 'e' }))).toMatch(
       /^English text: it is in e \(its/,
     );
     for (const english of [' lang="en"', ' lang="EN-gb"', '']) {
-      expect(missing(() => parseTopicList(topicPage(row, english), 1, CLOCK))).toBe(
+      expect(missingPart(() => parseTopicList(topicPage(row, english), 1, CLOCK))).toBe(
         `readable topic 7's last-post time (it shows "Heute 10:00:00")`,
       );
     }
     // "enx" is not English.
-    expect(missing(() => parseTopicList(topicPage(row, ' lang="enx"'), 1, CLOCK))).toMatch(
+    expect(missingPart(() => parseTopicList(topicPage(row, ' lang="enx"'), 1, CLOCK))).toMatch(
       /^English text: it is in enx/,
     );
   });
 
   it('refuses a list page without its parts, and one of more rows than any page holds', () => {
-    expect(missing(() => parseTopicList('<table></table>', 1, CLOCK))).toBe('category heading (h4 > span)');
-    expect(missing(() => parseTopicList('<h4><span>C</span></h4>', 1, CLOCK))).toBe('topic table');
-    expect(missing(() => parseTopicList(topicPage(''), 1, CLOCK))).toBe(
+    expect(missingPart(() => parseTopicList('<table></table>', 1, CLOCK))).toBe(
+      'category heading (h4 > span)',
+    );
+    expect(missingPart(() => parseTopicList('<h4><span>C</span></h4>', 1, CLOCK))).toBe('topic table');
+    expect(missingPart(() => parseTopicList(topicPage(''), 1, CLOCK))).toBe(
       'topic rows, nor the empty-forum marker (td.djangobbcon1)',
     );
     expect(
       parseTopicList(topicPage('<tr><td class="djangobbcon1">Forum is empty.</td></tr>'), 1, CLOCK).topics,
     ).toEqual([]);
     const many = topicRow('/discuss/topic/7/').repeat(MAX_ROWS_PER_PAGE + 1);
-    expect(missing(() => parseTopicList(topicPage(many), 1, CLOCK))).toBe(
+    expect(missingPart(() => parseTopicList(topicPage(many), 1, CLOCK))).toBe(
       'more than 1000 topic rows (refused: a page holds a few dozen)',
     );
     expect(
       parseTopicList(topicPage(topicRow('/discuss/topic/7/').repeat(MAX_ROWS_PER_PAGE)), 1, CLOCK).topics,
     ).toHaveLength(1000);
     expect(
-      missing(() =>
+      missingPart(() =>
         parseTopicList(
           topicPage(
             topicRow('/discuss/topic/7/').replace('<td class="tc2">1</td>', '<td class="tc2">x</td>'),
@@ -192,11 +185,11 @@ describe('forum pages', () => {
       },
     ]);
     for (const href of ['/discuss/topic/5/', '/discuss/0/', '/discuss/5/x/']) {
-      expect(missing(() => parseCategories(index(row(href)), CLOCK))).toBe(
+      expect(missingPart(() => parseCategories(index(row(href)), CLOCK))).toBe(
         'category link (/discuss/<id>/) in row 1',
       );
     }
-    expect(missing(() => parseCategories('<div class="box"><table></table></div>', CLOCK))).toBe(
+    expect(missingPart(() => parseCategories('<div class="box"><table></table></div>', CLOCK))).toBe(
       'category rows (div.box table tr with a /discuss/<id>/ link)',
     );
   });
@@ -241,25 +234,27 @@ describe('forum pages', () => {
       categoryId: null,
       posts: [{ id: 12, index: 2, editNote: 'edited', editedBy: null, editedAt: null }],
     });
-    expect(missing(() => parsePostPage('<div>no wrapper</div>', 3, CLOCK))).toBe(
+    expect(missingPart(() => parsePostPage('<div>no wrapper</div>', 3, CLOCK))).toBe(
       'forum wrapper (div.djangobb)',
     );
-    expect(missing(() => parsePostPage(page('', post('x12', '#2')), 3, CLOCK))).toBe(
+    expect(missingPart(() => parsePostPage(page('', post('x12', '#2')), 3, CLOCK))).toBe(
       'post id (div.blockpost id="p<digits>")',
     );
-    expect(missing(() => parsePostPage(page('', post('p0', '#2')), 3, CLOCK))).toBe(
+    expect(missingPart(() => parsePostPage(page('', post('p0', '#2')), 3, CLOCK))).toBe(
       'post id (div.blockpost id="p<digits>")',
     );
-    expect(missing(() => parsePostPage(page('', post('p12', 'two')), 3, CLOCK))).toBe(
+    expect(missingPart(() => parsePostPage(page('', post('p12', 'two')), 3, CLOCK))).toBe(
       'index (span.conr "#N") of post 12',
     );
     expect(
-      missing(() =>
+      missingPart(() =>
         parsePostPage(page('', post('p12', '#2').replace('<a href="/users/ann/">ann</a>', '')), 3, CLOCK),
       ),
     ).toBe('author (dl dt a) of post 12');
     expect(
-      missing(() => parsePostPage(page('', post('p12', '#2').replace('post_body_html', 'other')), 3, CLOCK)),
+      missingPart(() =>
+        parsePostPage(page('', post('p12', '#2').replace('post_body_html', 'other')), 3, CLOCK),
+      ),
     ).toBe('body (div.post_body_html) of post 12');
   });
 
@@ -309,10 +304,12 @@ describe('forum pages', () => {
         },
       ],
     });
-    expect(missing(() => parseTopicFeed('<rss><channel></channel></rss>', 3))).toBe(
+    expect(missingPart(() => parseTopicFeed('<rss><channel></channel></rss>', 3))).toBe(
       'Atom feed (<feed> element)',
     );
-    expect(missing(() => parseTopicFeed(feed(''), 3))).toBe('feed entries (<entry>)');
-    expect(missing(() => parseTopicFeed(feed(entry('/discuss/post/1/', '1'), '  '), 3))).toBe('feed title');
+    expect(missingPart(() => parseTopicFeed(feed(''), 3))).toBe('feed entries (<entry>)');
+    expect(missingPart(() => parseTopicFeed(feed(entry('/discuss/post/1/', '1'), '  '), 3))).toBe(
+      'feed title',
+    );
   });
 });

@@ -3,7 +3,6 @@ import { normalizeRecord, parseAnswer, quoteUnsafeIntegers } from '../../src/rec
 import { parseClassPage, parseClassStudents, parseClassStudios } from '../../src/records/classroom-html.js';
 import { classActivityName } from '../../src/records/classroom-records.js';
 import { parseCreditsBundle } from '../../src/records/credits-bundle.js';
-import { UnreadablePageError } from '../../src/records/html.js';
 import { parseMyStuffCounts } from '../../src/records/my-stuff-html.js';
 import {
   MAX_LOVES_PER_PAGE,
@@ -12,19 +11,11 @@ import {
   parseProfileGroup,
 } from '../../src/records/profile-pages-html.js';
 import { formatTimeSince, parseTimeSince } from '../../src/records/time-since.js';
+import { missingPart } from '../support/refusals.js';
 
 // The readers of the site's pages and answers, on small pages written here in the site's markup
 // (the sandbox's pages and the captured ones are read by the client tests): what each reads, and
 // the exact refusal of a page that is not what it expects.
-function missing(run: () => unknown): string {
-  try {
-    run();
-  } catch (error) {
-    expect(error).toBeInstanceOf(UnreadablePageError);
-    return (error as UnreadablePageError).missing;
-  }
-  throw new Error('expected an UnreadablePageError');
-}
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -153,16 +144,16 @@ describe('profile list pages', () => {
   it('reads the heading count after its label, with thousands separators', () => {
     expect(parseProfileCount(head('Followers (1,234)'), 'Followers')).toBe(1234);
     expect(parseProfileCount(head('Studios I Curate (0) '), 'Studios I Curate')).toBe(0);
-    expect(missing(() => parseProfileCount(head('Following (3)'), 'Followers'))).toBe(
+    expect(missingPart(() => parseProfileCount(head('Following (3)'), 'Followers'))).toBe(
       '"Followers (N)" heading (it shows "Following (3)")',
     );
-    expect(missing(() => parseProfileCount(head('Followers (many)'), 'Followers'))).toBe(
+    expect(missingPart(() => parseProfileCount(head('Followers (many)'), 'Followers'))).toBe(
       'count in the "Followers (N)" heading',
     );
-    expect(missing(() => parseProfileCount('<div class="box-head"></div>', 'Followers'))).toBe(
+    expect(missingPart(() => parseProfileCount('<div class="box-head"></div>', 'Followers'))).toBe(
       'heading (div.box-head h2)',
     );
-    expect(missing(() => parseProfileCount('<h2>Followers (3)</h2>', 'Followers'))).toBe(
+    expect(missingPart(() => parseProfileCount('<h2>Followers (3)</h2>', 'Followers'))).toBe(
       'heading (div.box-head h2)',
     );
   });
@@ -178,18 +169,18 @@ describe('profile list pages', () => {
     });
     expect(parseLovesPage(head('Loves'))).toEqual({ total: 0, projects: [] });
     expect(parseLovesPage(`${head('Loves (0)')}`)).toEqual({ total: 0, projects: [] });
-    expect(missing(() => parseLovesPage(head('Loves (3)')))).toBe('project list (div.media-grid)');
-    expect(missing(() => parseLovesPage(page('Loves', item(5, 'One', 'ann'))))).toBe(
+    expect(missingPart(() => parseLovesPage(head('Loves (3)')))).toBe('project list (div.media-grid)');
+    expect(missingPart(() => parseLovesPage(page('Loves', item(5, 'One', 'ann'))))).toBe(
       'count "(N)" in the heading',
     );
     const many = Array.from({ length: MAX_LOVES_PER_PAGE + 1 }, (_, i) => item(i + 1, 't', 'u')).join('');
-    expect(missing(() => parseLovesPage(page('Loves (41)', many)))).toBe(
+    expect(missingPart(() => parseLovesPage(page('Loves (41)', many)))).toBe(
       'page of at most 40 projects (it holds 41; the site shows 40)',
     );
     const forty = Array.from({ length: MAX_LOVES_PER_PAGE }, (_, i) => item(i + 1, 't', 'u')).join('');
     expect(parseLovesPage(page('Loves (40)', forty)).projects).toHaveLength(40);
     expect(
-      missing(() =>
+      missingPart(() =>
         parseLovesPage(
           page('Loves (2)', `${item(5, 'One', 'ann')}<li class="thumb"><a href="/studios/3/">x</a></li>`),
         ),
@@ -212,10 +203,10 @@ describe('profile list pages', () => {
         '<div class="header-text"><span class="group">Scratcher</span><span class="group">New Scratcher</span></div>',
       ),
     ).toBe('New Scratcher');
-    expect(missing(() => parseProfileGroup('<div class="header-text"></div>'))).toBe(
+    expect(missingPart(() => parseProfileGroup('<div class="header-text"></div>'))).toBe(
       'group (div.header-text span.group)',
     );
-    expect(missing(() => parseProfileGroup('<span class="group">Scratcher</span>'))).toBe(
+    expect(missingPart(() => parseProfileGroup('<span class="group">Scratcher</span>'))).toBe(
       'group (div.header-text span.group)',
     );
   });
@@ -248,8 +239,8 @@ describe('classroom pages', () => {
     );
     expect(bare).not.toHaveProperty('student_count');
     expect(bare).not.toHaveProperty('studio_count');
-    expect(missing(() => parseClassPage('<p class="overview">a</p>', 1))).toBe('<title> (a class page)');
-    expect(missing(() => parseClassPage('<title>t</title><p class="overview">a</p>', 1))).toBe(
+    expect(missingPart(() => parseClassPage('<p class="overview">a</p>', 1))).toBe('<title> (a class page)');
+    expect(missingPart(() => parseClassPage('<title>t</title><p class="overview">a</p>', 1))).toBe(
       'p.overview about and status (a class page)',
     );
     for (const script of [
@@ -262,13 +253,13 @@ describe('classroom pages', () => {
       "x='abcd';Scratch.INIT_DATA.PROFILE={}",
       "Scratch.INIT_DATA.PROFILE = { model: { id: 'abcd",
     ]) {
-      expect(missing(() => parseClassPage(classPage(script), 1))).toBe(
+      expect(missingPart(() => parseClassPage(classPage(script), 1))).toBe(
         'educator (Scratch.INIT_DATA.PROFILE of a class page)',
       );
     }
     // Only a script names the educator; the first script that does wins.
     const inText = `<title>T</title><p class="overview">a</p><p class="overview">b</p><p>Scratch.INIT_DATA.PROFILE = { model: { id: 'fake' } }</p>`;
-    expect(missing(() => parseClassPage(inText, 1))).toBe(
+    expect(missingPart(() => parseClassPage(inText, 1))).toBe(
       'educator (Scratch.INIT_DATA.PROFILE of a class page)',
     );
     const two = classPage(
@@ -317,11 +308,11 @@ describe('My Stuff counts and the credits list', () => {
         span('shared-count', '1,024') + span('unshared-count', '0') + span('gallery-count', '7'),
       ),
     ).toEqual({ shared: 1024, unshared: 0, studios: 7 });
-    expect(missing(() => parseMyStuffCounts(span('shared-count', '1') + span('gallery-count', '7')))).toBe(
-      'number in span[data-content=unshared-count]',
-    );
     expect(
-      missing(() =>
+      missingPart(() => parseMyStuffCounts(span('shared-count', '1') + span('gallery-count', '7'))),
+    ).toBe('number in span[data-content=unshared-count]');
+    expect(
+      missingPart(() =>
         parseMyStuffCounts(
           span('shared-count', '1') + span('unshared-count', '2') + span('gallery-count', '-7'),
         ),
@@ -342,10 +333,10 @@ describe('My Stuff counts and the credits list', () => {
       { username: null, id: null, name: 'Bo' },
       { username: 'cy', id: null, name: 'Cy' },
     ]);
-    expect(missing(() => parseCreditsBundle('JSON.parse(\'[{"name":"x"}]\')'))).toBe(
+    expect(missingPart(() => parseCreditsBundle('JSON.parse(\'[{"name":"x"}]\')'))).toBe(
       'team list (JSON.parse(\'[{"userName"…)',
     );
-    expect(missing(() => parseCreditsBundle(`JSON.parse('[{"userName":"a"`))).toBe(
+    expect(missingPart(() => parseCreditsBundle(`JSON.parse('[{"userName":"a"`))).toBe(
       'end of the team list string',
     );
     // The JavaScript string's escapes, as a bundler writes them (a JSON escape stays one for JSON).
@@ -356,14 +347,14 @@ describe('My Stuff counts and the credits list', () => {
     ).toEqual([{ username: 'ann', id: 5, name: "O'Neilq\n" }]);
     // A bad escape ends the list even when the string closes later; a lone backslash at the end too.
     for (const bad of ['\\u00zz', '\\u41', '\\ug041', '\\u004g', '\\x4', '\\xg1', '\\x4g']) {
-      expect(missing(() => parseCreditsBundle(`JSON.parse('[{"userName":"a${bad}","name":"n"}]')`))).toBe(
+      expect(missingPart(() => parseCreditsBundle(`JSON.parse('[{"userName":"a${bad}","name":"n"}]')`))).toBe(
         'end of the team list string',
       );
     }
-    expect(missing(() => parseCreditsBundle(`JSON.parse('[{"userName":"a\\`))).toBe(
+    expect(missingPart(() => parseCreditsBundle(`JSON.parse('[{"userName":"a\\`))).toBe(
       'end of the team list string',
     );
-    expect(missing(() => parseCreditsBundle(`JSON.parse('[{"userName":5,"name":"n"}]')`))).toBe(
+    expect(missingPart(() => parseCreditsBundle(`JSON.parse('[{"userName":5,"name":"n"}]')`))).toBe(
       'name and userName of member 1',
     );
     expect(parseCreditsBundle(script('[{"userName":"a","userId":"5","name":"n"}]'))).toEqual([
@@ -372,13 +363,13 @@ describe('My Stuff counts and the credits list', () => {
     const members = (n: number) =>
       `[${Array.from({ length: n }, () => '{"userName":"a","name":"n"}').join(',')}]`;
     expect(parseCreditsBundle(script(members(10_000)))).toHaveLength(10_000);
-    expect(missing(() => parseCreditsBundle(script(members(10_001))))).toBe(
+    expect(missingPart(() => parseCreditsBundle(script(members(10_001))))).toBe(
       'team list of at most 10000 members',
     );
-    expect(missing(() => parseCreditsBundle(script('[{"userName":"a",}]')))).toBe(
+    expect(missingPart(() => parseCreditsBundle(script('[{"userName":"a",}]')))).toBe(
       'team list that parses as JSON',
     );
-    expect(missing(() => parseCreditsBundle(script('[{"userName":"a","name":1}]')))).toBe(
+    expect(missingPart(() => parseCreditsBundle(script('[{"userName":"a","name":1}]')))).toBe(
       'name and userName of member 1',
     );
   });

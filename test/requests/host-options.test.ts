@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { CloudStorage, PING_ANSWER } from '../../src/cloud/requests/cloud-storage.js';
 import { type CloudLike, CloudRequests } from '../../src/cloud/requests/index.js';
 import { MemoryDatabase } from '../../src/databases/memory-database.js';
+import { refusal } from '../support/refusals.js';
 
 // The checks of a request host's cloud and options, each refusal with its exact class and
 // message (the hosts at work are in cloud-requests.test.ts and lifecycle.test.ts).
@@ -17,15 +18,6 @@ function cloudWith(overrides: Partial<CloudLike> = {}): CloudLike {
     logs: async () => [],
     ...overrides,
   };
-}
-
-function refusal(run: () => unknown): string {
-  try {
-    run();
-  } catch (error) {
-    return `${(error as Error).constructor.name}: ${(error as Error).message}`;
-  }
-  return 'accepted';
 }
 
 describe('a request host', () => {

@@ -6,17 +6,10 @@ import {
   parseRequestValue,
 } from '../../src/cloud/requests/request-protocol.js';
 import { encode } from '../../src/encoding.js';
+import { refusal } from '../support/refusals.js';
 
 // The edges of the request protocol and the assembler's bounds, with exact messages; the clock of
 // the assembler is passed in, so staleness is counted without reading a real one.
-function refusal(run: () => unknown): string {
-  try {
-    run();
-  } catch (error) {
-    return `${(error as Error).constructor.name}: ${(error as Error).message}`;
-  }
-  return 'accepted';
-}
 
 describe('request protocol edges', () => {
   it('reads only values of the request form', () => {
