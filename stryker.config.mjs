@@ -16,6 +16,8 @@ export default {
   // Mutants run in a copy (the sandbox directory), so the real worktree is never changed.
   inPlace: false,
   tempDirName: '.stryker-tmp',
+  // Only source files: the HTML fixtures are not code (Stryker would try to parse them).
+  disableTypeChecks: '{src,test}/**/*.{js,ts,mjs,mts}',
   coverageAnalysis: 'perTest',
   concurrency: 1,
   timeoutMS: 20_000,

@@ -18,6 +18,10 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // MUTATION_ISOLATE=0 reuses one module graph across test files (Stryker switches mutants at run
+    // time, so no reload is needed): faster per mutant where files start a server. A file that
+    // leans on fresh module state can then fail the dry run (Stryker stops and says which).
+    isolate: process.env.MUTATION_ISOLATE !== '0',
     maxWorkers: 1,
     minWorkers: 1,
   },
