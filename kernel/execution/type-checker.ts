@@ -8,7 +8,8 @@
  * charged to the kernel, whose next cell then waited for the CPU behind every other session: a
  * 200-cell session's replies took 1.0-1.6 times Deno's kernel's on a loaded machine, 0.75-0.87 with
  * the check in its own session. Its own session also keeps Jupyter's interrupt (a SIGINT to the
- * kernel's process group) from killing it; it exits when the kernel's IPC channel closes.
+ * kernel's process group) from killing it, and Jupyter's kill too: it exits when the kernel's IPC
+ * channel closes, or once the kernel's process has gone, in the middle of a check too.
  *
  * Everything is bounded: the checks waiting (past {@link MAX_WAITING} a check is skipped), and
  * the wait for one answer (a caller gets `null` past its limit; a later answer goes to the log).
@@ -87,7 +88,8 @@ export class TypeChecker {
     });
     // Its own stdout and stderr: what TypeScript prints must not land in a cell's output. Its cwd
     // is the cells' (their imports resolve from it); its flags its own, not the kernel's.
-    this.#worker = fork(new URL('./type-check-worker.js', import.meta.url), [], {
+    // It ends with the kernel's process, whose id it is given (./type-check-watchdog.ts).
+    this.#worker = fork(new URL('./type-check-worker.js', import.meta.url), [String(process.pid)], {
       cwd: options.cwd ?? process.cwd(),
       detached: true, // a session of its own (see the file's comment)
       execArgv: WORKER_FLAGS,

@@ -2,7 +2,7 @@
 // fed the cells in the order they ran, on plain programs (kernel/execution/plain-program.ts). Each
 // cell is checked against every earlier cell's declarations, those of cells with errors included
 // (they ran). Runs the built worker (dist/), as the kernel does.
-import { spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -110,11 +110,13 @@ describe('the type check’s worker', () => {
     expect(sessionOf(checker.pid!)).toBeNull();
   });
 
-  it('ends when the kernel’s process is killed outright', { timeout: 120_000 }, async () => {
+  /** A kernel's process with a checker, running `then` once it is ready: the process and the checker's pid. */
+  async function kernelWithChecker(then = ''): Promise<{ kernel: ChildProcess; pid: number }> {
     const script = `
       const { TypeChecker } = await import(${JSON.stringify(join(ROOT, 'dist', 'kernel', 'execution', 'type-checker.js'))});
       const checker = new TypeChecker({ log: () => {} });
       await checker.ready();
+      ${then}
       console.log(checker.pid);
       setInterval(() => {}, 1000);`;
     const kernel = spawn(process.execPath, ['--input-type=module', '-e', script], {
@@ -126,8 +128,42 @@ describe('the type check’s worker', () => {
         reject(new Error(`the process exited (${code}) before its checker was ready`)),
       );
     });
+    return { kernel, pid };
+  }
+
+  it('ends when the kernel’s process is killed outright', { timeout: 120_000 }, async () => {
+    const { kernel, pid } = await kernelWithChecker();
     expect(sessionOf(pid)).toBe(pid);
     kernel.kill('SIGKILL');
     await vi.waitFor(() => expect(sessionOf(pid)).toBeNull(), { timeout: 60_000, interval: 50 });
   });
+
+  it('ends when the kernel’s process is killed in the middle of a long check', {
+    timeout: 120_000,
+  }, async () => {
+    // 20,000 lines with a problem each: 40 s of checking on this machine. Its IPC channel's end
+    // reaches the worker's thread only after the check: Jupyter's restart kills the kernel.
+    const { kernel, pid } = await kernelWithChecker(`
+      const big = Array.from({ length: 20000 }, (_, i) => 'const big' + i + ': string = ' + i + ';').join('\\n');
+      void checker.check(big, 'the big cell', 1);`);
+    // In the check: it has used 2 s of CPU (ticks of 10 ms) since.
+    const before = cpuTicks(pid);
+    await vi.waitFor(() => expect(cpuTicks(pid) - before).toBeGreaterThan(200), {
+      timeout: 60_000,
+      interval: 50,
+    });
+    kernel.kill('SIGKILL');
+    // Tens of seconds of the check are left: the worker must not finish it.
+    await vi.waitFor(() => expect(sessionOf(pid)).toBeNull(), { timeout: 10_000, interval: 50 });
+  });
 });
+
+/** Process `pid`'s CPU time in clock ticks (user and system), 0 once it has gone. */
+function cpuTicks(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return Number(fields[11]) + Number(fields[12]);
+  } catch {
+    return 0;
+  }
+}
