@@ -9,9 +9,9 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { TypeChecker as Checker } from '../../kernel/execution/type-checker.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
-const { TypeChecker } = (await import(join(ROOT, 'dist', 'kernel', 'execution', 'type-checker.js'))) as {
-  TypeChecker: typeof Checker;
-};
+const { MAX_RESTARTS, TypeChecker } = (await import(
+  join(ROOT, 'dist', 'kernel', 'execution', 'type-checker.js')
+)) as { MAX_RESTARTS: number; TypeChecker: typeof Checker };
 
 describe('the type check of cells, in the order they ran', () => {
   let checker: Checker;
@@ -108,6 +108,52 @@ describe('the type check’s worker', () => {
       await checker.close();
     }
     expect(sessionOf(checker.pid!)).toBeNull();
+  });
+
+  it('is started again when its process is killed by someone, from the declarations of the cells before', {
+    timeout: 180_000,
+  }, async () => {
+    const cwd = join(ROOT, 'test', '.tmp', 'type-checker');
+    mkdirSync(cwd, { recursive: true });
+    const log: string[] = [];
+    const checker = new TypeChecker({ log: (line) => log.push(line), cwd });
+    try {
+      await checker.ready();
+      expect(await checker.check('const kept: number = 1;', 'cell 1', 60_000)).toEqual([]);
+      for (let kill = 1; kill <= MAX_RESTARTS; kill++) {
+        const before = checker.pid!;
+        process.kill(before, 'SIGKILL');
+        await vi.waitFor(() => expect(checker.pid).not.toBe(before), { timeout: 30_000, interval: 20 });
+        expect(log.at(-1)).toBe(
+          `type check: the worker exited (SIGKILL); started again (${kill} of ${MAX_RESTARTS})`,
+        );
+        // The new worker knows `kept` (a number), and the cells checked after it.
+        const problems = await checker.check(
+          `kept.toFixed(1); const more${kill} = kept;`,
+          `cell ${kill + 1}`,
+          60_000,
+        );
+        expect(problems?.map((p) => p.message)).toEqual([]);
+        expect((await checker.check(`more${kill}.length`, 'a cell', 60_000))?.map((p) => p.code)).toEqual([
+          2339,
+        ]);
+      }
+      // Past its restarts: cells run unchecked, and the log says so.
+      const last = checker.pid!;
+      process.kill(last, 'SIGKILL');
+      await vi.waitFor(
+        () =>
+          expect(log.at(-1)).toBe('type check: the worker exited (SIGKILL); cells run unchecked from now on'),
+        {
+          timeout: 30_000,
+          interval: 20,
+        },
+      );
+      expect(checker.pid).toBe(last);
+      expect(await checker.check('const s: string = 1;', 'a cell', 60_000)).toBeNull();
+    } finally {
+      await checker.close();
+    }
   });
 
   /** A kernel's process with a checker, running `then` once it is ready: the process and the checker's pid. */
