@@ -17,6 +17,7 @@
 
 import { type ChildProcess, fork } from 'node:child_process';
 import { clearTimeout, setTimeout } from 'node:timers'; // not a cell's replaced globals (./server.ts)
+import { mayHoldSecret } from '../protocol/may-hold-secret.js';
 import type { CheckReply, CheckRequest, TypeProblem } from './type-check-messages.js';
 
 /** How long {@link TypeChecker.close} waits for the worker to end before it kills it. */
@@ -76,6 +77,15 @@ interface Waiting {
  */
 const WORKER_FLAGS = ['--no-minor-gc-task', '--no-incremental-marking-task', '--max-old-space-size=1024'];
 
+/**
+ * The kernel's environment without the variables whose names may hold a secret
+ * (`SCRATCH_PASSWORD`, a token): the worker needs none, and a process of its own would otherwise
+ * hold them too (in its `/proc/PID/environ`, in a core dump of its heap's end).
+ */
+function withoutSecrets(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  return Object.fromEntries(Object.entries(env).filter(([name]) => !mayHoldSecret(name)));
+}
+
 export class TypeChecker {
   readonly #log: (line: string) => void;
   readonly #cwd: string;
@@ -108,6 +118,7 @@ export class TypeChecker {
     // It ends with the kernel's process, whose id it is given (./type-check-watchdog.ts).
     const worker = fork(new URL('./type-check-worker.js', import.meta.url), [String(process.pid)], {
       cwd: this.#cwd,
+      env: withoutSecrets(process.env),
       detached: true, // a session of its own (see the file's comment)
       execArgv: WORKER_FLAGS,
       stdio: ['ignore', 'pipe', 'pipe', 'ipc'],

@@ -110,6 +110,34 @@ describe('the type check’s worker', () => {
     expect(sessionOf(checker.pid!)).toBeNull();
   });
 
+  it('gets none of the kernel’s secrets in its environment (the password it logs in with)', async () => {
+    const cwd = join(ROOT, 'test', '.tmp', 'type-checker');
+    mkdirSync(cwd, { recursive: true });
+    const saved = { ...process.env };
+    Object.assign(process.env, {
+      SCRATCH_PASSWORD: 'pw-of-the-kernel',
+      SCRATCH_USERNAME: 'someone',
+      GITHUB_TOKEN: 'tok-of-the-kernel',
+    });
+    let checker: Checker;
+    try {
+      checker = new TypeChecker({ log: () => {}, cwd });
+    } finally {
+      for (const name of ['SCRATCH_PASSWORD', 'SCRATCH_USERNAME', 'GITHUB_TOKEN'])
+        if (saved[name] === undefined) delete process.env[name];
+        else process.env[name] = saved[name];
+    }
+    try {
+      await checker.ready();
+      const environment = readFileSync(`/proc/${checker.pid}/environ`, 'utf8').split('\0');
+      expect(environment.filter((line) => line.includes('of-the-kernel'))).toEqual([]);
+      expect(environment).toContain('SCRATCH_USERNAME=someone'); // not a secret
+      expect(await checker.check('const s: string = 1;', 'a cell', 60_000)).toHaveLength(1);
+    } finally {
+      await checker.close();
+    }
+  });
+
   it('is started again when its process is killed by someone, from the declarations of the cells before', {
     timeout: 180_000,
   }, async () => {
