@@ -78,6 +78,7 @@ function check(source: string): TypeProblem[] {
 }
 
 process.on('message', (request: CheckRequest) => {
+  if (request.declarations !== undefined) declarations = request.declarations;
   let reply: CheckReply;
   try {
     reply = { id: request.id, problems: check(request.source), declarations };

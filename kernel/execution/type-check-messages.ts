@@ -10,10 +10,14 @@ export interface TypeProblem {
   code: number;
 }
 
-/** Check `source` after every source sent before it. */
+/**
+ * Check `source` after every source sent before it; with `declarations`, after those (the cells
+ * checked by a worker that has ended: ./type-checker.ts starts another).
+ */
 export interface CheckRequest {
   id: number;
   source: string;
+  declarations?: string;
 }
 
 /** The answer to request `id` (`-1`: the worker is ready), with every declaration so far. */

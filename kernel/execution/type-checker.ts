@@ -8,7 +8,8 @@
  * charged to the kernel, whose next cell then waited for the CPU behind every other session: a
  * 200-cell session's replies took 1.0-1.6 times Deno's kernel's on a loaded machine, 0.75-0.87 with
  * the check in its own session. Its own session also keeps Jupyter's interrupt (a SIGINT to the
- * kernel's process group) from killing it; it exits when the kernel's IPC channel closes.
+ * kernel's process group) from killing it, and Jupyter's kill too: it exits when the kernel's IPC
+ * channel closes, or once the kernel's process has gone, in the middle of a check too.
  *
  * Everything is bounded: the checks waiting (past {@link MAX_WAITING} a check is skipped), and
  * the wait for one answer (a caller gets `null` past its limit; a later answer goes to the log).
@@ -16,10 +17,18 @@
 
 import { type ChildProcess, fork } from 'node:child_process';
 import { clearTimeout, setTimeout } from 'node:timers'; // not a cell's replaced globals (./server.ts)
+import { mayHoldSecret } from '../protocol/may-hold-secret.js';
 import type { CheckReply, CheckRequest, TypeProblem } from './type-check-messages.js';
 
 /** How long {@link TypeChecker.close} waits for the worker to end before it kills it. */
 const CLOSE_MS = 2000;
+
+/**
+ * Times a worker that ended by itself (killed by someone, by the OOM killer, out of its heap) is
+ * started again in a kernel's life, with the declarations of the cells checked before; past that,
+ * cells run unchecked (as logged).
+ */
+export const MAX_RESTARTS = 3;
 
 /** Checks waiting at most; more are skipped (and say so in the log, once). */
 export const MAX_WAITING = 500;
@@ -68,9 +77,22 @@ interface Waiting {
  */
 const WORKER_FLAGS = ['--no-minor-gc-task', '--no-incremental-marking-task', '--max-old-space-size=1024'];
 
+/**
+ * The kernel's environment without the variables whose names may hold a secret
+ * (`SCRATCH_PASSWORD`, a token): the worker needs none, and a process of its own would otherwise
+ * hold them too (in its `/proc/PID/environ`, in a core dump of its heap's end).
+ */
+function withoutSecrets(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  return Object.fromEntries(Object.entries(env).filter(([name]) => !mayHoldSecret(name)));
+}
+
 export class TypeChecker {
   readonly #log: (line: string) => void;
-  readonly #worker: ChildProcess;
+  readonly #cwd: string;
+  #worker: ChildProcess;
+  #restarts = 0;
+  /** The declarations a worker started again begins from (sent with its first check), if any. */
+  #seed: string | null = null;
   /** The checks sent and not answered, in the order the worker takes them (its first is under way). */
   readonly #waiting = new Map<number, Waiting>();
   #next = 0;
@@ -85,28 +107,68 @@ export class TypeChecker {
     this.#ready = new Promise((resolve) => {
       this.#markReady = resolve;
     });
+    this.#cwd = options.cwd ?? process.cwd();
+    this.#worker = this.#start();
+  }
+
+  /** A worker process, its output going to the log. */
+  #start(): ChildProcess {
     // Its own stdout and stderr: what TypeScript prints must not land in a cell's output. Its cwd
     // is the cells' (their imports resolve from it); its flags its own, not the kernel's.
-    this.#worker = fork(new URL('./type-check-worker.js', import.meta.url), [], {
-      cwd: options.cwd ?? process.cwd(),
+    // It ends with the kernel's process, whose id it is given (./type-check-watchdog.ts).
+    const worker = fork(new URL('./type-check-worker.js', import.meta.url), [String(process.pid)], {
+      cwd: this.#cwd,
+      env: withoutSecrets(process.env),
       detached: true, // a session of its own (see the file's comment)
       execArgv: WORKER_FLAGS,
       stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
       serialization: 'advanced',
     });
     // Neither it nor its channel keeps the kernel's process alive.
-    this.#worker.unref();
-    this.#worker.channel?.unref();
-    for (const stream of [this.#worker.stdout, this.#worker.stderr]) {
+    worker.unref();
+    worker.channel?.unref();
+    for (const stream of [worker.stdout, worker.stderr]) {
       if (!stream) continue;
       stream.setEncoding('utf8');
       stream.on('data', (text: string) => {
         for (const line of text.split('\n')) if (line.trim()) this.#log(`type check: ${line.slice(0, 500)}`);
       });
     }
-    this.#worker.on('message', (reply: CheckReply) => this.#answer(reply));
-    this.#worker.on('error', (error) => this.#fail(error.message));
-    this.#worker.on('exit', (code) => this.#fail(`the worker exited (${code})`));
+    // A worker replaced (it had ended) is heard no more.
+    worker.on('message', (reply: CheckReply) => {
+      if (worker === this.#worker) this.#answer(reply);
+    });
+    worker.on('error', (error) => {
+      if (worker !== this.#worker) return;
+      // It could not start; else a check sent as it ended (its exit starts another) or a kill.
+      if (worker.pid === undefined) this.#fail(error.message);
+      else this.#log(`type check: ${error.message}`);
+    });
+    worker.on('exit', (code, signal) => {
+      if (worker === this.#worker) this.#exited(signal ?? code);
+    });
+    return worker;
+  }
+
+  /**
+   * The worker ended by itself: its checks under way answer `null`, and a new one takes the next
+   * ones from the declarations of the cells checked so far, {@link MAX_RESTARTS} times at most.
+   */
+  #exited(how: string | number | null): void {
+    const reason = `the worker exited (${how})`;
+    if (this.#failed !== null || this.#restarts >= MAX_RESTARTS) {
+      this.#fail(reason);
+      return;
+    }
+    this.#restarts++;
+    const lost = this.#waiting.size;
+    this.#log(
+      `type check: ${reason}; started again (${this.#restarts} of ${MAX_RESTARTS})` +
+        (lost > 0 ? `, ${lost} cells unchecked` : ''),
+    );
+    this.#clearWaiting();
+    this.#seed = this.#declarations;
+    this.#worker = this.#start();
   }
 
   /** Every declaration of the cells checked so far, as tslab keeps them (for Tab and Shift-Tab). */
@@ -155,7 +217,10 @@ export class TypeChecker {
     return new Promise((resolve) => {
       const waiting: Waiting = { label, waitMs, waited: waited && !behind, overran: false, settle: resolve };
       this.#waiting.set(id, waiting);
-      this.#worker.send({ id, source } satisfies CheckRequest);
+      const request: CheckRequest =
+        this.#seed === null ? { id, source } : { id, source, declarations: this.#seed };
+      this.#seed = null;
+      this.#worker.send(request);
       if (!waiting.waited) resolve(null);
       if (this.#waiting.size === 1) this.#started(waiting);
     });
@@ -211,11 +276,12 @@ export class TypeChecker {
   }
 
   #answer(reply: CheckReply): void {
-    this.#declarations = reply.declarations;
     if (reply.id === -1) {
+      // A worker started again has none yet: the cells' are sent with its first check.
       this.#markReady();
       return;
     }
+    this.#declarations = reply.declarations;
     this.#warm = true;
     const waiting = this.#waiting.get(reply.id);
     if (!waiting) return;
@@ -243,6 +309,11 @@ export class TypeChecker {
     this.#failed ??= reason;
     this.#warm = true; // nothing to wait for: checks answer `null` at once
     this.#markReady();
+    this.#clearWaiting();
+  }
+
+  /** The checks sent answer `null` now, and are forgotten. */
+  #clearWaiting(): void {
     for (const waiting of this.#waiting.values()) {
       clearTimeout(waiting.timer);
       this.#release(waiting);

@@ -47,8 +47,17 @@ const MAX_WRITE_DELAY_MS = 60_000;
  * to {@link MAX_INPUT} characters sent quickly would otherwise pile up for the whole delay).
  */
 const MAX_UNWRITTEN_CHARS = 1 << 20;
-/** Longest wait for another kernel's lock. */
-const LOCK_WAIT_MS = 5000;
+/**
+ * When a lock no kernel renews is taken over (its holder renews it every half of that): a kernel
+ * killed in the middle of a write (Jupyter's restart kills it right after a reply) leaves its lock.
+ */
+const LOCK_STALE_MS = 10_000;
+/**
+ * Longest wait for another kernel's lock: past {@link LOCK_STALE_MS}, so that a killed kernel's
+ * lock is taken over (with a wait of 5 s, the kernel a restart started at once failed to open the
+ * file, and kept none of its session's cells).
+ */
+const LOCK_WAIT_MS = LOCK_STALE_MS + 3000;
 
 /** Options of {@link History.open}. */
 export interface HistoryOptions {
@@ -299,7 +308,7 @@ export class History {
   async #locked(task: () => Promise<void>): Promise<void> {
     const release = await lockfile.lock(this.#file, {
       realpath: false,
-      stale: 10_000,
+      stale: LOCK_STALE_MS,
       retries: { retries: Math.ceil(LOCK_WAIT_MS / 25), factor: 1, minTimeout: 25, maxTimeout: 25 },
     });
     try {

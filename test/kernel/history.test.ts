@@ -1,8 +1,9 @@
 // The kernel's history (kernel/protocol/history.ts): kept in Jupyter's data folder across kernel
 // restarts, answered to history_request (tail, range, search), bounded in size, and whole when
 // two processes write it at once.
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { chmodSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { inspect, promisify } from 'node:util';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
@@ -56,6 +57,43 @@ describe('the history file', () => {
     expect(third.session).toBe(Math.max(...sessions) + 1);
     expect(() => third.query({ hist_access_type: 'everything' })).toThrow(TypeError);
     expect(() => third.query({ hist_access_type: 'tail', n: -1 })).toThrow(RangeError);
+  });
+});
+
+describe('a kernel killed while it held the lock', () => {
+  it('leaves a lock that the next kernel takes over once it is stale: its history is kept', {
+    timeout: 120_000,
+  }, async () => {
+    const home = jupyterHome('history-killed-holder');
+    const file = join(home.dir, 'history.jsonl');
+    writeFileSync(file, '');
+    // A kernel killed in the middle of a write (Jupyter's restart kills it right after a reply).
+    const holder = spawn(
+      process.execPath,
+      [
+        '-e',
+        `require(${JSON.stringify(createRequire(import.meta.url).resolve('proper-lockfile'))})
+          .lock(process.argv[1], { realpath: false, stale: 10_000 })
+          .then(() => { console.log('locked'); setInterval(() => {}, 1000); });`,
+        file,
+      ],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    await new Promise<void>((resolve, reject) => {
+      holder.stdout.once('data', () => resolve());
+      holder.once('exit', (code) => reject(new Error(`the holder exited (${code}) before it locked`)));
+    });
+    holder.kill('SIGKILL');
+    await new Promise((resolve) => holder.once('exit', resolve));
+
+    // The next kernel, started at once.
+    const log: string[] = [];
+    const history = History.open(file, { log: (line) => log.push(line) });
+    history.record(1, 'const kept = 1', null);
+    await history.flushed();
+    expect(log).toEqual([]);
+    expect(history.session).toBe(1);
+    expect(readFileSync(file, 'utf8')).toContain('{"s":1,"l":1,"i":"const kept = 1","o":null}');
   });
 });
 

@@ -2,16 +2,16 @@
 // fed the cells in the order they ran, on plain programs (kernel/execution/plain-program.ts). Each
 // cell is checked against every earlier cell's declarations, those of cells with errors included
 // (they ran). Runs the built worker (dist/), as the kernel does.
-import { spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { TypeChecker as Checker } from '../../kernel/execution/type-checker.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
-const { TypeChecker } = (await import(join(ROOT, 'dist', 'kernel', 'execution', 'type-checker.js'))) as {
-  TypeChecker: typeof Checker;
-};
+const { MAX_RESTARTS, TypeChecker } = (await import(
+  join(ROOT, 'dist', 'kernel', 'execution', 'type-checker.js')
+)) as { MAX_RESTARTS: number; TypeChecker: typeof Checker };
 
 describe('the type check of cells, in the order they ran', () => {
   let checker: Checker;
@@ -110,11 +110,87 @@ describe('the type check’s worker', () => {
     expect(sessionOf(checker.pid!)).toBeNull();
   });
 
-  it('ends when the kernel’s process is killed outright', { timeout: 120_000 }, async () => {
+  it('gets none of the kernel’s secrets in its environment (the password it logs in with)', async () => {
+    const cwd = join(ROOT, 'test', '.tmp', 'type-checker');
+    mkdirSync(cwd, { recursive: true });
+    const saved = { ...process.env };
+    Object.assign(process.env, {
+      SCRATCH_PASSWORD: 'pw-of-the-kernel',
+      SCRATCH_USERNAME: 'someone',
+      GITHUB_TOKEN: 'tok-of-the-kernel',
+    });
+    let checker: Checker;
+    try {
+      checker = new TypeChecker({ log: () => {}, cwd });
+    } finally {
+      for (const name of ['SCRATCH_PASSWORD', 'SCRATCH_USERNAME', 'GITHUB_TOKEN'])
+        if (saved[name] === undefined) delete process.env[name];
+        else process.env[name] = saved[name];
+    }
+    try {
+      await checker.ready();
+      const environment = readFileSync(`/proc/${checker.pid}/environ`, 'utf8').split('\0');
+      expect(environment.filter((line) => line.includes('of-the-kernel'))).toEqual([]);
+      expect(environment).toContain('SCRATCH_USERNAME=someone'); // not a secret
+      expect(await checker.check('const s: string = 1;', 'a cell', 60_000)).toHaveLength(1);
+    } finally {
+      await checker.close();
+    }
+  });
+
+  it('is started again when its process is killed by someone, from the declarations of the cells before', {
+    timeout: 180_000,
+  }, async () => {
+    const cwd = join(ROOT, 'test', '.tmp', 'type-checker');
+    mkdirSync(cwd, { recursive: true });
+    const log: string[] = [];
+    const checker = new TypeChecker({ log: (line) => log.push(line), cwd });
+    try {
+      await checker.ready();
+      expect(await checker.check('const kept: number = 1;', 'cell 1', 60_000)).toEqual([]);
+      for (let kill = 1; kill <= MAX_RESTARTS; kill++) {
+        const before = checker.pid!;
+        process.kill(before, 'SIGKILL');
+        await vi.waitFor(() => expect(checker.pid).not.toBe(before), { timeout: 30_000, interval: 20 });
+        expect(log.at(-1)).toBe(
+          `type check: the worker exited (SIGKILL); started again (${kill} of ${MAX_RESTARTS})`,
+        );
+        // The new worker knows `kept` (a number), and the cells checked after it.
+        const problems = await checker.check(
+          `kept.toFixed(1); const more${kill} = kept;`,
+          `cell ${kill + 1}`,
+          60_000,
+        );
+        expect(problems?.map((p) => p.message)).toEqual([]);
+        expect((await checker.check(`more${kill}.length`, 'a cell', 60_000))?.map((p) => p.code)).toEqual([
+          2339,
+        ]);
+      }
+      // Past its restarts: cells run unchecked, and the log says so.
+      const last = checker.pid!;
+      process.kill(last, 'SIGKILL');
+      await vi.waitFor(
+        () =>
+          expect(log.at(-1)).toBe('type check: the worker exited (SIGKILL); cells run unchecked from now on'),
+        {
+          timeout: 30_000,
+          interval: 20,
+        },
+      );
+      expect(checker.pid).toBe(last);
+      expect(await checker.check('const s: string = 1;', 'a cell', 60_000)).toBeNull();
+    } finally {
+      await checker.close();
+    }
+  });
+
+  /** A kernel's process with a checker, running `then` once it is ready: the process and the checker's pid. */
+  async function kernelWithChecker(then = ''): Promise<{ kernel: ChildProcess; pid: number }> {
     const script = `
       const { TypeChecker } = await import(${JSON.stringify(join(ROOT, 'dist', 'kernel', 'execution', 'type-checker.js'))});
       const checker = new TypeChecker({ log: () => {} });
       await checker.ready();
+      ${then}
       console.log(checker.pid);
       setInterval(() => {}, 1000);`;
     const kernel = spawn(process.execPath, ['--input-type=module', '-e', script], {
@@ -126,8 +202,42 @@ describe('the type check’s worker', () => {
         reject(new Error(`the process exited (${code}) before its checker was ready`)),
       );
     });
+    return { kernel, pid };
+  }
+
+  it('ends when the kernel’s process is killed outright', { timeout: 120_000 }, async () => {
+    const { kernel, pid } = await kernelWithChecker();
     expect(sessionOf(pid)).toBe(pid);
     kernel.kill('SIGKILL');
     await vi.waitFor(() => expect(sessionOf(pid)).toBeNull(), { timeout: 60_000, interval: 50 });
   });
+
+  it('ends when the kernel’s process is killed in the middle of a long check', {
+    timeout: 120_000,
+  }, async () => {
+    // 20,000 lines with a problem each: 40 s of checking on this machine. Its IPC channel's end
+    // reaches the worker's thread only after the check: Jupyter's restart kills the kernel.
+    const { kernel, pid } = await kernelWithChecker(`
+      const big = Array.from({ length: 20000 }, (_, i) => 'const big' + i + ': string = ' + i + ';').join('\\n');
+      void checker.check(big, 'the big cell', 1);`);
+    // In the check: it has used 2 s of CPU (ticks of 10 ms) since.
+    const before = cpuTicks(pid);
+    await vi.waitFor(() => expect(cpuTicks(pid) - before).toBeGreaterThan(200), {
+      timeout: 60_000,
+      interval: 50,
+    });
+    kernel.kill('SIGKILL');
+    // Tens of seconds of the check are left: the worker must not finish it.
+    await vi.waitFor(() => expect(sessionOf(pid)).toBeNull(), { timeout: 10_000, interval: 50 });
+  });
 });
+
+/** Process `pid`'s CPU time in clock ticks (user and system), 0 once it has gone. */
+function cpuTicks(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return Number(fields[11]) + Number(fields[12]);
+  } catch {
+    return 0;
+  }
+}
