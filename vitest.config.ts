@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
@@ -10,5 +11,7 @@ export default defineConfig({
     // two files at a time on the 2-core machine (vitest's default there is one).
     maxWorkers: 2,
     minWorkers: 1,
+    // A worker whose vitest is gone exits (absolute: the config is also used with another --root).
+    setupFiles: [fileURLToPath(new URL('./test/support/exit-with-parent.ts', import.meta.url))],
   },
 });

@@ -10,7 +10,6 @@
  * answers like TurboWarp's cloud-server (test/cloud/client-peer.ts).
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -18,18 +17,17 @@ import { Cloud } from '../../src/index.js';
 import { type Peer, startPeer } from '../cloud/client-peer.js';
 import { useSandbox } from '../support/sandbox.js';
 import { hasChromium, launchChromium } from './chromium.js';
-import { type GuiPage, guiHosts, openGuiPage, SCRATCH_GUI, type StageVariables } from './scratch-gui-page.js';
+import { type GuiPage, guiHosts, openGuiPage, type StageVariables } from './scratch-gui-page.js';
 
 const PREFIX = '☁ ';
 const fixture = useSandbox();
 let browser: Browser;
 beforeAll(async () => {
-  // The GUI's build is fetched (and its integrity checked) by the set-up, once.
-  if (!existsSync(SCRATCH_GUI)) {
-    execFileSync('bash', [join(import.meta.dirname, '..', 'support', 'install-scratch-gui.sh')], {
-      stdio: 'inherit',
-    });
-  }
+  // The GUI's build is fetched (and its integrity checked) by the set-up, once; run always, since
+  // only the script's marker tells a whole install from a file cut short (a no-op when whole).
+  execFileSync('bash', [join(import.meta.dirname, '..', 'support', 'install-scratch-gui.sh')], {
+    stdio: 'inherit',
+  });
   if (hasChromium) browser = await launchChromium();
 }, 300_000);
 afterAll(async () => {
