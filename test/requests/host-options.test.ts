@@ -119,6 +119,10 @@ describe('a storage host', () => {
     expect(refusal(() => new CloudStorage(cloudWith(), [] as never))).toBe(
       'TypeError: options must be an object like { databases }',
     );
+    expect(refusal(() => new CloudStorage(cloudWith(), 'x' as never))).toBe(
+      'TypeError: options must be an object like { databases }',
+    );
+    expect(new CloudStorage(cloudWith()).databaseNames).toEqual([]);
     expect(refusal(() => new CloudStorage(cloudWith(), { databases: db('a') as never }))).toBe(
       'TypeError: options.databases must be an array of databases',
     );
@@ -136,6 +140,13 @@ describe('a storage host', () => {
     const notDb = 'TypeError: a database must be an object with name, get(key), set(key, value) and keys()';
     expect(refusal(() => storage.addDatabase(null as never))).toBe(notDb);
     expect(refusal(() => storage.addDatabase('db' as never))).toBe(notDb);
+    // A function carrying the methods is not a database object either.
+    const callable = Object.assign(() => undefined, {
+      get: async () => undefined,
+      set: async () => undefined,
+      keys: async () => [],
+    });
+    expect(refusal(() => storage.addDatabase(callable as never))).toBe(notDb);
     for (const missing of ['get', 'set', 'keys']) {
       const partial = {
         name: 'x',
