@@ -204,3 +204,66 @@ describe('a request host, word for word', () => {
     expect(await responseOf(rid)).toMatchObject({ name: null, marker: '2', failed: false, packets: 1 });
   });
 });
+
+describe('a request host built inside its test', () => {
+  it('answers, times out and drops an over-long request, word for word', async () => {
+    // Built and started here, so that a mutation tool counts its construction as this test's.
+    const sim = await new ProjectSimulator(simCloud, {
+      requestVar: 'ASK_2',
+      responseVars: ['TELL_B'],
+    }).start();
+    const own = new CloudRequests(hostCloud, {
+      requestVar: '☁ ASK_2',
+      usedCloudVars: ['TELL_B'],
+      handlerTimeout: 0.3,
+      lookupRequester: false,
+      maxRequestDigits: 40,
+    });
+    const names: string[] = [];
+    const failures: CloudRequestError[] = [];
+    const answered: CloudResponseEvent[] = [];
+    own.on('request', (e) => names.push(`${e.requestId} ${e.name}`));
+    own.on('response', (e) => answered.push(e));
+    own.on('error', (e) => failures.push(e as CloudRequestError));
+    own.request('echo', (args) => args[0] ?? '').request('hang', () => new Promise(() => undefined));
+    try {
+      await own.start();
+      expect((await sim.request('echo', ['fresh'], { rid: '610020' })).text()).toBe('fresh');
+
+      const hang = await sim.request('hang', [], { rid: '610030' });
+      expect(hang.text()).toBe('Error: request "hang" (rid 610030) timed out after 0.3 s');
+      expect([failures[0]!.kind, failures[0]!.requestName, failures[0]!.cause]).toEqual([
+        'timeout',
+        'hang',
+        undefined,
+      ]);
+      expect('cause' in failures[0]!).toBe(false);
+
+      const long = await sim.request('echo', ['x'.repeat(20)], { rid: '610040', pieceDigits: 30 });
+      expect(long.text()).toBe('Error: request 610040 is over 40 digits (maxRequestDigits); it was dropped');
+      expect([failures[1]!.kind, failures[1]!.requestId, failures[1]!.requestName]).toEqual([
+        'request',
+        '610040',
+        null,
+      ]);
+      // A request of exactly 40 digits is read: "echo&" and 15 characters.
+      const fits = 'y'.repeat(15);
+      expect(encode(`echo&${fits}`)).toHaveLength(40);
+      expect((await sim.request('echo', [fits], { rid: '610050' })).text()).toBe(fits);
+      await own.idle();
+      // The over-long request was never read.
+      expect(names).toEqual(['610020 echo', '610030 hang', '610050 echo']);
+      expect(answered.map((e) => [e.requestId, e.name, e.failed])).toEqual([
+        ['610020', 'echo', false],
+        ['610030', 'hang', true],
+        ['610040', null, true],
+        ['610050', 'echo', false],
+      ]);
+      expect(failures).toHaveLength(2);
+    } finally {
+      await own.stop();
+      await sim.stop();
+    }
+    expect(own.running).toBe(false);
+  });
+});
