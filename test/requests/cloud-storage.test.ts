@@ -282,7 +282,10 @@ describe('CloudStorage, exactly', () => {
   it('forwards the response event of each answer, failed or not', async () => {
     const ok = await project.request('get', ['scores', 'alice']);
     const bad = await project.request('get', ['broken', 'k']);
-    await storage.idle();
+    const idle = storage.idle();
+    expect(idle).toBeInstanceOf(Promise);
+    await idle;
+    expect(storage.requests.inFlight).toBe(0);
     expect(responses.find((r) => r.requestId === ok.rid)).toMatchObject({
       name: 'get',
       failed: false,
