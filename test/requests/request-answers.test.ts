@@ -267,3 +267,61 @@ describe('a request host built inside its test', () => {
     expect(own.running).toBe(false);
   });
 });
+
+describe('a request host on a connection of its own', () => {
+  it('leaves the value found on connecting, forgets a removed request, and reports what it could not send', async () => {
+    const sim = await new ProjectSimulator(simCloud, {
+      requestVar: 'ASK_3',
+      responseVars: ['TELL_C'],
+    }).start();
+    const stale = `${encode('echo&stale')}.620010`;
+    await sim.sendRaw(stale);
+    // The server has it once another connection has seen it: then it is state, sent on connecting.
+    await waitFor(() => hostCloud.getVar('ASK_3') === stale, 'the stale request to reach the server');
+    const ownCloud = (await ctx.login(2)).cloud(ctx.sandbox.cloudProjectId, { rateLimit: RATE });
+    const own = new CloudRequests(ownCloud, {
+      requestVar: 'ASK_3',
+      usedCloudVars: ['TELL_C'],
+      handlerTimeout: 0,
+      lookupRequester: false,
+    });
+    const names: string[] = [];
+    const failures: CloudRequestError[] = [];
+    own.on('request', (e) => names.push(`${e.requestId} ${e.name}`));
+    own.on('error', (e) => failures.push(e as CloudRequestError));
+    own
+      .request('echo', (args) => args[0] ?? '')
+      .request('gone', () => 'never')
+      .request('long', () => 'z'.repeat(2000)); // 4000 digits: 17 packets
+    try {
+      await own.start();
+      expect(own.removeRequest('gone')).toBe(true);
+      expect(own.requestNames).toEqual(['echo', 'long']);
+      expect((await sim.request('echo', ['fresh'], { rid: '620020' })).text()).toBe('fresh');
+      expect((await sim.request('gone', [], { rid: '620030' })).text()).toBe('Error: unknown request "gone"');
+      // The answer cannot all go out: the connection is closed with its packets queued.
+      void sim.request('long', [], { rid: '620040', timeoutMs: 60_000 }).catch(() => undefined);
+      await waitFor(() => own.inFlight === 1 && ownCloud.pendingSets > 5, 'the long answer being sent');
+      await ownCloud.disconnect();
+      await own.idle();
+      expect(own.inFlight).toBe(0);
+      expect(names).toEqual(['620020 echo', '620030 gone', '620040 long']);
+      expect(failures.map((e) => [e.kind, e.requestId, e.requestName])).toEqual([['send', '620040', 'long']]);
+      expect(failures[0]!.message).toBe(
+        `the answer to request "long" (rid 620040) could not be sent: ${(failures[0]!.cause as Error).message}`,
+      );
+      // So does a push's: its promise rejects with the cloud's error.
+      await ownCloud.connect();
+      const push = own.send('p'.repeat(2000));
+      const refused = expect(push).rejects.toThrow((failures[0]!.cause as Error).message);
+      await waitFor(() => ownCloud.pendingSets > 5, 'the long push being sent');
+      await ownCloud.disconnect();
+      await refused;
+      expect(failures).toHaveLength(1);
+    } finally {
+      await own.stop();
+      await ownCloud.disconnect();
+      await sim.stop();
+    }
+  });
+});
