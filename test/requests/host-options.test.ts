@@ -109,6 +109,32 @@ describe('a request host', () => {
   });
 });
 
+describe('a request host that cannot connect', () => {
+  it("rejects start() with the cloud's error, takes its listeners off, and can start again", async () => {
+    const listening = new Map<string, unknown>();
+    let refuse = true;
+    const cloud = cloudWith({
+      connect: async () => {
+        if (refuse) throw new Error('no server');
+      },
+      on: (event: string, listener: unknown) => listening.set(event, listener),
+      off: (event: string, listener: unknown) => {
+        if (listening.get(event) === listener) listening.delete(event);
+      },
+    });
+    const host = new CloudRequests(cloud);
+    await expect(host.start()).rejects.toThrow('no server');
+    expect(host.running).toBe(false);
+    expect([...listening.keys()]).toEqual([]);
+    refuse = false;
+    await host.start();
+    expect(host.running).toBe(true);
+    expect([...listening.keys()]).toEqual(['set', 'connect']);
+    await host.stop();
+    expect([...listening.keys()]).toEqual([]);
+  });
+});
+
 describe('a storage host', () => {
   const db = (name: string) => new MemoryDatabase({ name });
 
