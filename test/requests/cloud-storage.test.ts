@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Cloud } from '../../src/cloud/cloud.js';
 import {
   type CloudRequestError,
+  type CloudResponseEvent,
   CloudStorage,
   PING_ANSWER,
   type RequestContext,
@@ -162,5 +163,140 @@ describe('CloudStorage arguments', () => {
     expect(storage.removeDatabase('extra')).toBe(true);
     expect(storage.removeDatabase('extra')).toBe(false);
     expect(storage.getDatabase('extra')).toBeUndefined();
+  });
+});
+
+describe('CloudStorage, exactly', () => {
+  /** A database that refuses every key as an adapter does: TypeError on get and keys, RangeError on set. */
+  const picky: Database = {
+    name: 'picky',
+    get: async () => {
+      throw new TypeError('picky.get: no such key shape');
+    },
+    set: async () => {
+      throw new RangeError('picky.set: value out of range');
+    },
+    keys: async () => {
+      throw new TypeError('picky.keys: not today');
+    },
+  };
+  const responses: CloudResponseEvent[] = [];
+
+  beforeAll(() => {
+    storage.addDatabase(picky);
+    storage.on('response', (e) => responses.push(e));
+  });
+
+  afterAll(() => {
+    storage.removeDatabase('picky');
+  });
+
+  it('serves no database until one is added, and forwards all four events (a store built here)', async () => {
+    // Built inside the test, so that a mutation tool counts its construction as this test's.
+    const empty = new CloudStorage(hostCloud, {
+      requestVar: 'STORE_IN',
+      usedCloudVars: ['STORE_OUT'],
+      lookupRequester: false,
+    });
+    const events: string[] = [];
+    let rid = '';
+    empty.on('request', (e) => events.push(`request ${e.name}`));
+    empty.on('unknownRequest', (e) => events.push(`unknownRequest ${e.name}`));
+    empty.on('response', (e) => events.push(`response ${e.name} ${e.failed}`));
+    empty.on('error', (e) => events.push(`error ${e.message}`));
+    expect(empty.running).toBe(false);
+    await empty.start();
+    expect(empty.running).toBe(true);
+    const sim = await new ProjectSimulator(simCloud, {
+      requestVar: 'STORE_IN',
+      responseVars: ['STORE_OUT'],
+    }).start();
+    try {
+      expect(empty.databaseNames).toEqual([]);
+      expect((await sim.request('database_names')).list()).toEqual([]);
+      expect((await sim.request('get', ['scores', 'alice'])).text()).toBe(
+        'Error: unknown database "scores" (none is served)',
+      );
+      expect((await sim.request('keys', ['scores'])).text()).toBe(
+        'Error: unknown database "scores" (none is served)',
+      );
+      empty.addDatabase(new MemoryDatabase({ name: 'late' })).addDatabase({ ...broken, name: 'bad' });
+      expect((await sim.request('set', ['late', 'k', 'v&w'])).text()).toBe('v&w');
+      expect((await sim.request('get', ['late', 'k'])).text()).toBe('v&w');
+      expect((await sim.request('get', ['late', 'none'])).text()).toBe('-');
+      expect((await sim.request('keys', ['late'])).list()).toEqual(['k']);
+      expect((await sim.request('database_names')).list()).toEqual(['late', 'bad']);
+      expect((await sim.request('ping')).text()).toBe('pong');
+      expect((await sim.request('drop', ['late'])).text()).toBe('Error: unknown request "drop"');
+      const failed = await sim.request('keys', ['bad']);
+      expect(failed.text()).toBe('Error: disk on fire');
+      rid = failed.rid;
+      await empty.idle();
+    } finally {
+      await empty.stop();
+      await sim.stop();
+    }
+    expect(empty.running).toBe(false);
+    expect(events).toEqual([
+      ...['database_names', 'get', 'keys', 'set', 'get', 'get', 'keys', 'database_names', 'ping'].flatMap(
+        (name) => [`request ${name}`, `response ${name} false`],
+      ),
+      'request drop',
+      'unknownRequest drop',
+      'response drop true',
+      'request keys',
+      `error request "keys" (rid ${rid}) failed: disk on fire`,
+      'response keys true',
+    ]);
+  });
+
+  it('counts the arguments each request needs, in its exact words', async () => {
+    expect((await project.request('get')).text()).toBe('Error: get(database, key) needs 2 arguments, got 0');
+    expect((await project.request('set', ['scores', 'k'])).text()).toBe(
+      'Error: set(database, key, value) needs 3 arguments, got 2',
+    );
+    expect((await project.request('set', ['scores'])).text()).toBe(
+      'Error: set(database, key, value) needs 3 arguments, got 1',
+    );
+  });
+
+  it('rejoins a key holding "&" for get, and a database name for keys', async () => {
+    await scores.set('x&y', 'joined');
+    expect((await project.request('get', ['scores', 'x', 'y'])).text()).toBe('joined');
+    expect(await scores.get('x')).toBeUndefined();
+    expect((await project.request('keys', ['sco', 'res'])).text()).toBe(
+      'Error: unknown database "sco&res" (databases: scores, saves, broken, picky)',
+    );
+  });
+
+  it("answers an adapter's TypeError and RangeError as the project's mistake, with no error event", async () => {
+    const before = errors.length;
+    expect((await project.request('get', ['picky', 'k'])).text()).toBe('Error: picky.get: no such key shape');
+    expect((await project.request('set', ['picky', 'k', 'v'])).text()).toBe(
+      'Error: picky.set: value out of range',
+    );
+    expect((await project.request('keys', ['picky'])).text()).toBe('Error: picky.keys: not today');
+    expect(errors.length).toBe(before);
+  });
+
+  it('forwards the response event of each answer, failed or not', async () => {
+    const ok = await project.request('get', ['scores', 'alice']);
+    const bad = await project.request('get', ['broken', 'k']);
+    const idle = storage.idle();
+    expect(idle).toBeInstanceOf(Promise);
+    await idle;
+    expect(storage.requests.inFlight).toBe(0);
+    expect(responses.find((r) => r.requestId === ok.rid)).toMatchObject({
+      name: 'get',
+      failed: false,
+      packets: 1,
+      digits: ok.digits.length,
+    });
+    expect(responses.find((r) => r.requestId === bad.rid)).toMatchObject({
+      name: 'get',
+      failed: true,
+      digits: bad.digits.length,
+    });
+    expect(bad.text()).toBe('Error: disk on fire');
   });
 });

@@ -109,6 +109,32 @@ describe('a request host', () => {
   });
 });
 
+describe('a request host that cannot connect', () => {
+  it("rejects start() with the cloud's error, takes its listeners off, and can start again", async () => {
+    const listening = new Map<string, unknown>();
+    let refuse = true;
+    const cloud = cloudWith({
+      connect: async () => {
+        if (refuse) throw new Error('no server');
+      },
+      on: (event: string, listener: unknown) => listening.set(event, listener),
+      off: (event: string, listener: unknown) => {
+        if (listening.get(event) === listener) listening.delete(event);
+      },
+    });
+    const host = new CloudRequests(cloud);
+    await expect(host.start()).rejects.toThrow('no server');
+    expect(host.running).toBe(false);
+    expect([...listening.keys()]).toEqual([]);
+    refuse = false;
+    await host.start();
+    expect(host.running).toBe(true);
+    expect([...listening.keys()]).toEqual(['set', 'connect']);
+    await host.stop();
+    expect([...listening.keys()]).toEqual([]);
+  });
+});
+
 describe('a storage host', () => {
   const db = (name: string) => new MemoryDatabase({ name });
 
@@ -119,6 +145,10 @@ describe('a storage host', () => {
     expect(refusal(() => new CloudStorage(cloudWith(), [] as never))).toBe(
       'TypeError: options must be an object like { databases }',
     );
+    expect(refusal(() => new CloudStorage(cloudWith(), 'x' as never))).toBe(
+      'TypeError: options must be an object like { databases }',
+    );
+    expect(new CloudStorage(cloudWith()).databaseNames).toEqual([]);
     expect(refusal(() => new CloudStorage(cloudWith(), { databases: db('a') as never }))).toBe(
       'TypeError: options.databases must be an array of databases',
     );
@@ -136,6 +166,13 @@ describe('a storage host', () => {
     const notDb = 'TypeError: a database must be an object with name, get(key), set(key, value) and keys()';
     expect(refusal(() => storage.addDatabase(null as never))).toBe(notDb);
     expect(refusal(() => storage.addDatabase('db' as never))).toBe(notDb);
+    // A function carrying the methods is not a database object either.
+    const callable = Object.assign(() => undefined, {
+      get: async () => undefined,
+      set: async () => undefined,
+      keys: async () => [],
+    });
+    expect(refusal(() => storage.addDatabase(callable as never))).toBe(notDb);
     for (const missing of ['get', 'set', 'keys']) {
       const partial = {
         name: 'x',

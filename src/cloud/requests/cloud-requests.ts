@@ -104,7 +104,7 @@ export type HandlerReturn =
   // biome-ignore lint/suspicious/noConfusingVoidType: an async handler that returns nothing gives a Promise<void>, which must be accepted.
   | PromiseLike<RequestResult | void>;
 
-/** An answer that went out. */
+/** An answer (or a push of {@link CloudRequests.send}) that went out. */
 export interface CloudResponseEvent {
   /** The rid answered (a push id for {@link CloudRequests.send}). */
   readonly requestId: string;
@@ -118,7 +118,7 @@ export interface CloudResponseEvent {
   readonly packets: number;
   /** True when the answer is an `Error: …` text. */
   readonly failed: boolean;
-  /** Milliseconds from the whole request's arrival to its last packet's send. */
+  /** Milliseconds from the whole request's arrival (a push: the `send` call) to its last packet's send. */
   readonly ms: number;
 }
 
@@ -128,7 +128,7 @@ export type CloudRequestsEventMap = {
   request: RequestContext;
   /** A request named no handler; the project is answered `Error: unknown request "<name>"`. */
   unknownRequest: RequestContext;
-  /** An answer's last packet was sent. */
+  /** An answer's or a push's last packet was sent. */
   response: CloudResponseEvent;
   /** A handler failed or timed out, a request could not be read or answered (a {@link CloudRequestError}), or a listener threw. */
   error: Error;
@@ -360,6 +360,7 @@ export class CloudRequests extends TypedEmitter<CloudRequestsEventMap> {
    */
   async send(value: ResponseValue): Promise<string> {
     const rid = randomPushId();
+    const startedAt = performance.now();
     const response = encodeResponse(value, rid, this.#encoding);
     const packets = buildPackets(response, rid, this.#cloud.lengthLimit);
     const sending = this.#sendPackets(packets);
@@ -371,6 +372,7 @@ export class CloudRequests extends TypedEmitter<CloudRequestsEventMap> {
     );
     const failure = await sending;
     if (failure !== null) throw failure;
+    this.#emitResponse(rid, null, response, packets.length, false, startedAt);
     return rid;
   }
 
@@ -552,14 +554,25 @@ export class CloudRequests extends TypedEmitter<CloudRequestsEventMap> {
       );
       return;
     }
+    this.#emitResponse(rid, name, response, packets.length, failed, arrivedAt);
+  }
+
+  #emitResponse(
+    rid: string,
+    name: string | null,
+    response: EncodedResponse,
+    packets: number,
+    failed: boolean,
+    since: number,
+  ): void {
     this.emit('response', {
       requestId: rid,
       name,
       marker: response.marker,
       digits: response.digits.length,
-      packets: packets.length,
+      packets,
       failed,
-      ms: performance.now() - arrivedAt,
+      ms: performance.now() - since,
     });
   }
 

@@ -165,8 +165,9 @@ export class CloudStorage extends TypedEmitter<CloudStorageEventMap> {
         );
       }
       const [name, ...rest] = args;
-      // Only `set` may take more (a value holding `&`); elsewhere a key or a name holding `&` is rejoined.
-      const fixed = count === 3 ? rest : count === 2 ? [rest.join('&')] : [];
+      // Only `set` may take more (a value holding `&`); elsewhere a key or a name holding `&` is
+      // rejoined (`keys` reads no key: what it gets after the name is not used).
+      const fixed = count === 2 ? [rest.join('&')] : rest;
       const dbName = count === 1 ? args.join('&') : name!;
       const db = this.#databases.get(dbName);
       if (db === undefined) {
