@@ -116,7 +116,11 @@ export interface CloudResponseEvent {
   readonly digits: number;
   /** Packets (sets) it took. */
   readonly packets: number;
-  /** True when the answer is an `Error: …` text. */
+  /**
+   * True when the handler failed (threw, timed out, or gave what cannot be sent) and the answer is
+   * the host's `Error: …` text. A handler that returns such a text itself (a storage's answer to a
+   * project's mistake) answered normally: `false`.
+   */
   readonly failed: boolean;
   /** Milliseconds from the whole request's arrival (a push: the `send` call) to its last packet's send. */
   readonly ms: number;
