@@ -1,25 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { CloudStorage, PING_ANSWER } from '../../src/cloud/requests/cloud-storage.js';
-import { type CloudLike, CloudRequests } from '../../src/cloud/requests/index.js';
+import { CloudRequests } from '../../src/cloud/requests/index.js';
 import { MemoryDatabase } from '../../src/databases/memory-database.js';
 import { refusal } from '../support/refusals.js';
+import { cloudWith } from '../support/unconnected-cloud.js';
 
 // The checks of a request host's cloud and options, each refusal with its exact class and
 // message (the hosts at work are in cloud-requests.test.ts and lifecycle.test.ts).
-function cloudWith(overrides: Partial<CloudLike> = {}): CloudLike {
-  return {
-    lengthLimit: 256,
-    rateLimit: 0.1,
-    isPlatform: false,
-    connect: async () => undefined,
-    setVar: async () => undefined,
-    on: () => undefined,
-    off: () => undefined,
-    logs: async () => [],
-    ...overrides,
-  };
-}
-
 describe('a request host', () => {
   it('takes only a cloud with setVar and on', () => {
     const message = 'TypeError: cloud must be a Cloud (an object with setVar, on and off)';

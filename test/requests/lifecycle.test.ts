@@ -16,6 +16,7 @@ import { encode } from '../../src/encoding.js';
 import { waitFor } from '../cloud/support.js';
 import { ProjectSimulator } from '../support/project-simulator.js';
 import { useSandbox } from '../support/sandbox.js';
+import { cloudWith } from '../support/unconnected-cloud.js';
 
 const ctx = useSandbox();
 const clouds: Cloud[] = [];
@@ -168,16 +169,7 @@ describe('CloudRequests life cycle', () => {
 });
 
 describe('CloudRequests arguments', () => {
-  const fake: CloudLike = {
-    lengthLimit: 256,
-    rateLimit: 0.1,
-    isPlatform: false,
-    connect: async () => undefined,
-    setVar: async () => undefined,
-    on: () => undefined,
-    off: () => undefined,
-    logs: async () => [],
-  };
+  const fake = cloudWith();
 
   it('refuses bad options', () => {
     expect(() => new CloudRequests(null as unknown as CloudLike)).toThrow(TypeError);
