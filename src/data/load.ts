@@ -392,6 +392,9 @@ class TableLoader {
         }
       }
       if (key !== null && !this.hasColumn(key)) {
+        // A key the table has no column for yet (a staged load's table has the store's columns):
+        // the batch's columns are added first, as for any new key.
+        if (attempt === 0 && this.#columns !== null) continue;
         throw new TypeError(`the key column "${key}" is not among the records' columns`);
       }
       if (direct === undefined) {

@@ -1,0 +1,392 @@
+/**
+ * `loadInto()`, the load under `store.load()`, straight into one in-memory DuckDB database (no
+ * staging file, no store): its options' refusals, its progress reports, a resumable walk's stored
+ * progress, the key it chooses and how batches replace rows by it (in a batch, across batches of
+ * one load, and against the keys a table already holds), and tables whose columns it did not make.
+ * Many small loads on one database: fast enough to run against every mutant of `load.ts`.
+ */
+import type { DuckDBInstance } from '@duckdb/node-api';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type DuckDB, loadDuckDB } from '../../src/data/duckdb-module.js';
+import { type LoadOptions, type LoadProgress, loadInto } from '../../src/data/load.js';
+import type { LoadSource } from '../../src/data/load-sources.js';
+import { WALKS_TABLE } from '../../src/data/walk-progress.js';
+import { caught } from '../support/caught.js';
+
+let duck: DuckDB;
+let instance: DuckDBInstance;
+let tables = 0;
+
+beforeAll(async () => {
+  duck = await loadDuckDB();
+  instance = await duck.DuckDBInstance.create(':memory:');
+});
+afterAll(() => instance?.closeSync());
+
+const context = () => ({ duck, connect: () => instance.connect() });
+
+/** A table name no other test uses. */
+const fresh = (name: string) => `${name}_${++tables}`;
+
+function load(table: string, source: LoadSource, options?: LoadOptions) {
+  return loadInto(context(), table, source, options);
+}
+
+/** Runs `sql` and answers its rows as objects (BIGINT as numbers). */
+async function rows(sql: string): Promise<Record<string, unknown>[]> {
+  const connection = await instance.connect();
+  try {
+    const reader = await connection.runAndReadAll(sql);
+    return reader
+      .getRowObjectsJS()
+      .map((row) =>
+        Object.fromEntries(
+          Object.entries(row).map(([name, value]) => [
+            name,
+            typeof value === 'bigint' ? Number(value) : value,
+          ]),
+        ),
+      );
+  } finally {
+    connection.closeSync();
+  }
+}
+
+const all = (table: string, order = 'id') => rows(`SELECT * FROM ${table} ORDER BY ${order}`);
+async function typesOf(table: string): Promise<Record<string, unknown>> {
+  const found = await rows(
+    `SELECT column_name, data_type FROM duckdb_columns() WHERE table_name = '${table}' ORDER BY column_index`,
+  );
+  return Object.fromEntries(found.map((row) => [row.column_name, row.data_type]));
+}
+const exists = async (table: string) =>
+  (await rows(`SELECT table_name FROM duckdb_tables() WHERE table_name = '${table}'`)).length === 1;
+const walks = (table: string) =>
+  rows(
+    `SELECT table_name, walk, rows, pages FROM ${WALKS_TABLE} WHERE table_name = '${table}' ORDER BY walk`,
+  );
+
+/** An async source of `records` that throws after yielding `upTo` of them. */
+async function* failingAfter(records: readonly unknown[], upTo: number) {
+  for (const [i, record] of records.entries()) {
+    if (i === upTo) throw new Error('the walk broke');
+    yield record;
+  }
+}
+
+const numbered = (from: number, to: number, extra: Record<string, unknown> = {}) =>
+  Array.from({ length: to - from + 1 }, (_, i) => ({ id: from + i, v: `v${from + i}`, ...extra }));
+
+describe('options', () => {
+  it('are refused with a named error before anything is written', async () => {
+    const refusals: [unknown, Error][] = [
+      [null, new TypeError('load options must be an object')],
+      ['key', new TypeError('load options must be an object')],
+      [{ key: '' }, new TypeError('key must be a column name or false, got ""')],
+      [{ key: 5 }, new TypeError('key must be a column name or false, got 5')],
+      [{ key: true }, new TypeError('key must be a column name or false, got true')],
+      [{ resume: '' }, new TypeError('resume must be true, false or the name of a walk, got ""')],
+      [{ resume: 1 }, new TypeError('resume must be true, false or the name of a walk, got 1')],
+      [{ onProgress: 'log' }, new TypeError('onProgress must be a function, got "log"')],
+      [{ signal: {} }, new TypeError('signal must be an AbortSignal')],
+      [{ batchSize: 0 }, new RangeError('batchSize must be between 1 and 100,000, got 0')],
+      [{ batchSize: 100_001 }, new RangeError('batchSize must be between 1 and 100,000, got 100001')],
+      [{ batchSize: 2.5 }, new TypeError('batchSize must be a whole number, got 2.5')],
+    ];
+    const table = fresh('refused');
+    for (const [options, expected] of refusals) {
+      const error = await caught<Error>(load(table, [{ id: 1 }], options as LoadOptions));
+      expect(error).toEqual(expected);
+      expect(error.constructor).toBe(expected.constructor);
+    }
+    expect(await exists(table)).toBe(false);
+  });
+
+  it('take their extremes: a batch of one and of 100,000, a walk by name, key false and a key by name', async () => {
+    const table = fresh('extremes');
+    expect(await load(table, numbered(1, 3), { batchSize: 1, key: 'v', resume: false })).toEqual({
+      rows: 3,
+      pages: 3,
+      resumedFrom: 0,
+    });
+    expect(
+      await load(table, numbered(1, 2), {
+        batchSize: 100_000,
+        key: false,
+        resume: 'again',
+        signal: undefined,
+      }),
+    ).toEqual({ rows: 2, pages: 1, resumedFrom: 0 });
+    expect((await all(table, 'id, v')).map((row) => row.id)).toEqual([1, 1, 2, 2, 3]);
+  });
+});
+
+describe('progress', () => {
+  it('is reported after every batch, then once more when done, counting this call’s records', async () => {
+    const table = fresh('progress');
+    const seen: LoadProgress[] = [];
+    const result = await load(table, numbered(1, 5), { batchSize: 2, onProgress: (p) => seen.push(p) });
+    expect(result).toEqual({ rows: 5, pages: 3, resumedFrom: 0 });
+    expect(seen).toEqual([
+      { rows: 2, pages: 1, done: false },
+      { rows: 4, pages: 2, done: false },
+      { rows: 5, pages: 3, done: false },
+      { rows: 5, pages: 3, done: true },
+    ]);
+    // Nothing to read: only the last report, and no table.
+    const none: LoadProgress[] = [];
+    expect(await load(fresh('empty'), [], { onProgress: (p) => none.push(p) })).toEqual({
+      rows: 0,
+      pages: 0,
+      resumedFrom: 0,
+    });
+    expect(none).toEqual([{ rows: 0, pages: 0, done: true }]);
+  });
+});
+
+describe('a resumable walk', () => {
+  it('stores each batch with its progress, and goes on from the next record, counting from there', async () => {
+    const table = fresh('walked');
+    const records = numbered(1, 9);
+    const broken = await caught<Error>(load(table, failingAfter(records, 5), { resume: 'w', batchSize: 2 }));
+    expect(broken.message).toBe('the walk broke');
+    // Two whole batches are in, and say so; the fifth record was read but not stored.
+    expect(await walks(table)).toEqual([{ table_name: table, walk: 'w', rows: 4, pages: 2 }]);
+    expect((await all(table)).map((row) => row.id)).toEqual([1, 2, 3, 4]);
+
+    // Resumed, broken again: the progress counts the walk's records and pages, not this call's.
+    const again = await caught<Error>(load(table, failingAfter(records, 7), { resume: 'w', batchSize: 2 }));
+    expect(again.message).toBe('the walk broke');
+    expect(await walks(table)).toEqual([{ table_name: table, walk: 'w', rows: 6, pages: 3 }]);
+
+    const seen: LoadProgress[] = [];
+    const result = await load(table, records, { resume: 'w', batchSize: 2, onProgress: (p) => seen.push(p) });
+    expect(result).toEqual({ rows: 3, pages: 2, resumedFrom: 6 });
+    expect(seen.map((p) => p.rows)).toEqual([2, 3, 3]);
+    // Finished: forgotten, so the next load of it starts again.
+    expect(await walks(table)).toEqual([]);
+    expect((await all(table)).map((row) => row.id)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    expect(await load(table, records.slice(0, 1), { resume: 'w' })).toEqual({
+      rows: 1,
+      pages: 1,
+      resumedFrom: 0,
+    });
+  });
+
+  it('named true is the table’s walk; a load without resume is one transaction, nothing kept when it fails', async () => {
+    const table = fresh('named');
+    await caught(load(table, failingAfter(numbered(1, 4), 3), { resume: true, batchSize: 1 }));
+    expect(await walks(table)).toEqual([{ table_name: table, walk: table, rows: 3, pages: 3 }]);
+    expect(await load(table, numbered(1, 4), { resume: true })).toEqual({
+      rows: 1,
+      pages: 1,
+      resumedFrom: 3,
+    });
+
+    const whole = fresh('whole');
+    await caught(load(whole, failingAfter(numbered(1, 6), 5), { batchSize: 2 }));
+    expect(await exists(whole)).toBe(false);
+    expect(await walks(whole)).toEqual([]);
+  });
+});
+
+describe('the key', () => {
+  it('is id when the records have one (a null id too, when another record has a value), else none', async () => {
+    const keyed = fresh('keyed');
+    await load(keyed, [
+      { id: 1, v: 'a' },
+      { id: 2, v: 'b' },
+    ]);
+    await load(keyed, [
+      { id: 2, v: 'B' },
+      { id: 3, v: 'c' },
+    ]);
+    expect(await all(keyed)).toEqual([
+      { id: 1, v: 'a' },
+      { id: 2, v: 'B' },
+      { id: 3, v: 'c' },
+    ]);
+    // The first record's id is null: still the key (the second has one), so the null is refused.
+    const error = await caught<TypeError>(
+      load(fresh('null_first'), [
+        { id: null, v: 'a' },
+        { id: 1, v: 'b' },
+      ]),
+    );
+    expect(error).toEqual(
+      new TypeError('a record has no "id", the key of this load: pass another key, or key: false to append'),
+    );
+    // Records with no id at all are appended, twice.
+    const plain = fresh('plain');
+    for (let i = 0; i < 2; i++)
+      await load(plain, [
+        { name: 'a', id: null },
+        { name: 'b', id: null },
+      ]);
+    expect(await all(plain, 'name')).toEqual([{ name: 'a' }, { name: 'a' }, { name: 'b' }, { name: 'b' }]);
+  });
+
+  it('is the table’s id column even when a batch has no id: its records are then refused', async () => {
+    const table = fresh('has_id');
+    await load(table, [{ id: 1, v: 'a' }]);
+    const error = await caught<TypeError>(load(table, [{ v: 'b' }, { v: 'c' }]));
+    expect(error.message).toBe(
+      'a record has no "id", the key of this load: pass another key, or key: false to append',
+    );
+    expect(await all(table)).toEqual([{ id: 1, v: 'a' }]);
+  });
+
+  it('may be a column the table does not have yet: the batch adds it, and later loads replace by it', async () => {
+    const table = fresh('new_key');
+    await load(table, [{ id: 1, v: 'a' }]);
+    await load(table, [{ id: 2, code: 'x' }], { key: 'code' });
+    await load(table, [{ id: 3, code: 'x' }], { key: 'code' });
+    expect(await typesOf(table)).toEqual({ id: 'BIGINT', v: 'VARCHAR', code: 'VARCHAR' });
+    expect(await all(table)).toEqual([
+      { id: 1, v: 'a', code: null },
+      { id: 3, v: null, code: 'x' },
+    ]);
+  });
+
+  it('keeps the last record of a key in a batch, whatever the keys’ kind: equal, falling, mixed, dates', async () => {
+    const cases: [string, Record<string, unknown>[], Record<string, unknown>[]][] = [
+      [
+        'equal',
+        [
+          { id: 1, v: 'a' },
+          { id: 1, v: 'b' },
+        ],
+        [{ id: 1, v: 'b' }],
+      ],
+      [
+        'falling',
+        [
+          { id: 2, v: 'a' },
+          { id: 1, v: 'b' },
+          { id: 2, v: 'c' },
+        ],
+        [
+          { id: 1, v: 'b' },
+          { id: 2, v: 'c' },
+        ],
+      ],
+      [
+        'texts',
+        [
+          { id: 'a', v: 'x' },
+          { id: 'b', v: 'y' },
+          { id: 'a', v: 'z' },
+        ],
+        [
+          { id: 'a', v: 'z' },
+          { id: 'b', v: 'y' },
+        ],
+      ],
+    ];
+    for (const [name, records, expected] of cases) {
+      const table = fresh(name);
+      for (const batchSize of [1, 3]) {
+        await load(table, records, { batchSize });
+        expect(await all(table, 'id')).toEqual(expected);
+      }
+    }
+    const day = (d: number) => new Date(Date.UTC(2024, 0, d));
+    const dated = fresh('dated');
+    await load(
+      dated,
+      [
+        { at: day(2), v: 'a' },
+        { at: day(1), v: 'b' },
+        { at: day(2), v: 'c' },
+      ],
+      { key: 'at' },
+    );
+    expect(await all(dated, '"at"')).toEqual([
+      { at: day(1), v: 'b' },
+      { at: day(2), v: 'c' },
+    ]);
+  });
+
+  it('replaces rows of a batch whose keys meet the table’s at either end, in one load and across loads', async () => {
+    // Batches of 2, the keys of each overlapping the ones before by one key at an end, rising then falling.
+    const table = fresh('edges');
+    const records = [
+      { id: 5, v: 'a' },
+      { id: 6, v: 'a' },
+      { id: 6, v: 'b' },
+      { id: 7, v: 'b' },
+      { id: 4, v: 'c' },
+      { id: 5, v: 'c' },
+      { id: 8, v: 'd' },
+      { id: 9, v: 'd' },
+    ];
+    await load(table, records, { batchSize: 2 });
+    const expected = [
+      { id: 4, v: 'c' },
+      { id: 5, v: 'c' },
+      { id: 6, v: 'b' },
+      { id: 7, v: 'b' },
+      { id: 8, v: 'd' },
+      { id: 9, v: 'd' },
+    ];
+    expect(await all(table)).toEqual(expected);
+    // A new load reads the table's least and greatest keys: its batches at both ends replace.
+    await load(table, [
+      { id: 9, v: 'e' },
+      { id: 10, v: 'e' },
+    ]);
+    await load(table, [
+      { id: 3, v: 'f' },
+      { id: 4, v: 'f' },
+    ]);
+    await load(table, [{ id: 6, v: 'g' }]);
+    expect(await all(table)).toEqual([
+      { id: 3, v: 'f' },
+      { id: 4, v: 'f' },
+      { id: 5, v: 'c' },
+      { id: 6, v: 'g' },
+      { id: 7, v: 'b' },
+      { id: 8, v: 'd' },
+      { id: 9, v: 'e' },
+      { id: 10, v: 'e' },
+    ]);
+  });
+
+  it('replaces by text keys too, and by keys whose kind changes (then every batch is looked up)', async () => {
+    const table = fresh('text_keys');
+    await load(
+      table,
+      ['m', 'n', 'n', 'o', 'l', 'm', 'a', 'z'].map((id, i) => ({ id, v: i })),
+      { batchSize: 2 },
+    );
+    expect(await all(table)).toEqual([
+      { id: 'a', v: 6 },
+      { id: 'l', v: 4 },
+      { id: 'm', v: 5 },
+      { id: 'n', v: 2 },
+      { id: 'o', v: 3 },
+      { id: 'z', v: 7 },
+    ]);
+    const mixed = fresh('mixed_keys');
+    await load(
+      mixed,
+      [
+        { id: 1, v: 'a' },
+        { id: 2, v: 'a' },
+        { id: 'x', v: 'b' },
+        { id: 2, v: 'c' },
+        { id: 3, v: 'c' },
+        { id: 1, v: 'd' },
+      ],
+      {
+        batchSize: 2,
+      },
+    );
+    expect(await all(mixed)).toEqual([
+      { id: '1', v: 'd' },
+      { id: '2', v: 'c' },
+      { id: '3', v: 'c' },
+      { id: 'x', v: 'b' },
+    ]);
+  });
+});
