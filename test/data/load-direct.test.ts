@@ -5,7 +5,7 @@
  * one load, and against the keys a table already holds), and tables whose columns it did not make.
  * Many small loads on one database: fast enough to run against every mutant of `load.ts`.
  */
-import type { DuckDBInstance } from '@duckdb/node-api';
+import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DuckDB, loadDuckDB } from '../../src/data/duckdb-module.js';
 import { type LoadOptions, type LoadProgress, loadInto } from '../../src/data/load.js';
@@ -388,5 +388,59 @@ describe('the key', () => {
       { id: '3', v: 'c' },
       { id: 'x', v: 'b' },
     ]);
+  });
+});
+
+describe('a batch whose keys lie outside the table’s', () => {
+  /**
+   * Loads `batches` (each one batch) into `table` and answers, after each batch, how many staging
+   * tables the load's own connection holds: a batch that may replace rows goes through one.
+   */
+  async function stagings(table: string, batches: readonly (readonly unknown[])[]): Promise<number[]> {
+    let used: DuckDBConnection | undefined;
+    const counts: number[] = [];
+    const count = async () => {
+      const reader = await used!.runAndReadAll(
+        "SELECT count(*)::INTEGER FROM duckdb_tables() WHERE temporary AND table_name LIKE '_scratchlab_staging_%'",
+      );
+      counts.push(reader.getRows()[0]![0] as number);
+    };
+    async function* source() {
+      for (const [i, batch] of batches.entries()) {
+        if (i > 0) await count();
+        yield* batch;
+      }
+      await count();
+    }
+    const connect = async () => {
+      used = await instance.connect();
+      return used;
+    };
+    await loadInto({ duck, connect }, table, source(), { batchSize: batches[0]!.length });
+    return counts;
+  }
+
+  const ids = (...keys: (number | string)[]) => keys.map((id) => ({ id, v: `v${id}` }));
+
+  it('is appended straight into the table, rising or falling; one that meets them takes a staging table', async () => {
+    const rising = fresh('rising');
+    expect(await stagings(rising, [ids(1, 2), ids(3, 4), ids(5, 6)])).toEqual([0, 0, 0]);
+    expect(await stagings(fresh('falling'), [ids(5, 6), ids(3, 4), ids(1, 2)])).toEqual([0, 0, 0]);
+    expect(await stagings(fresh('texts'), [ids('c', 'd'), ids('e', 'f'), ids('a', 'b')])).toEqual([0, 0, 0]);
+    expect(await stagings(fresh('met_above'), [ids(1, 2), ids(2, 3)])).toEqual([0, 1]);
+    expect(await stagings(fresh('met_below'), [ids(3, 4), ids(1, 3)])).toEqual([0, 1]);
+    expect(await stagings(fresh('inside'), [ids(1, 9), ids(5, 4)])).toEqual([0, 1]);
+    // Keys of another kind than the table's: looked up from then on.
+    expect(await stagings(fresh('kinds'), [ids(1, 2), ids('a', 'b'), ids(3, 4)])).toEqual([0, 1, 1]);
+    // Keys of mixed kinds in a batch: every later batch is looked up, whatever its keys.
+    const mixed = fresh('mixed');
+    expect(await stagings(mixed, [ids('a', 'b'), ids(1, 'c'), ids('b', 'd')])).toEqual([0, 1, 1]);
+    expect((await all(mixed)).map((row) => row.id)).toEqual(['1', 'a', 'b', 'c', 'd']);
+    // A later load knows the table's keys from the table itself.
+    expect(await stagings(rising, [ids(7, 8)])).toEqual([0]);
+    expect(await stagings(rising, [ids(-1, 0)])).toEqual([0]);
+    expect(await stagings(rising, [ids(6, 9)])).toEqual([1]);
+    expect(await stagings(rising, [ids(-2, -1)])).toEqual([1]);
+    expect((await all(rising)).map((row) => row.id)).toEqual([-2, -1, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
   });
 });
