@@ -727,7 +727,7 @@ export async function loadInto(
           keyDecided = true;
         }
         await loader.write(key === null ? flat : lastByKey(flat, key), key, progress);
-        if (!owner) loader.learnShape(batch.records[0]);
+        loader.learnShape(batch.records[0]);
       }
       rows += batchRows;
       pages++;

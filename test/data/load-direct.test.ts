@@ -11,6 +11,7 @@ import { type DuckDB, loadDuckDB } from '../../src/data/duckdb-module.js';
 import { type LoadOptions, type LoadProgress, loadInto } from '../../src/data/load.js';
 import type { LoadSource } from '../../src/data/load-sources.js';
 import { WALKS_TABLE } from '../../src/data/walk-progress.js';
+import { PagedList } from '../../src/http/paging.js';
 import { caught } from '../support/caught.js';
 
 let duck: DuckDB;
@@ -141,6 +142,23 @@ describe('progress', () => {
       resumedFrom: 0,
     });
     expect(none).toEqual([{ rows: 0, pages: 0, done: true }]);
+  });
+});
+
+describe('a list with an owner', () => {
+  it('names its authors without a username after the owner, in every page', async () => {
+    const records = Array.from({ length: 5 }, (_, i) => ({ id: i + 1, author: { id: 7 } }));
+    const list = new PagedList(
+      async (limit, offset) => records.slice(offset, offset + limit),
+      { limit: 5 },
+      {},
+      { owner: 'ann', pageSize: 2 },
+    );
+    const table = fresh('owned');
+    expect(await load(table, list)).toEqual({ rows: 5, pages: 3, resumedFrom: 0 });
+    expect(await all(table)).toEqual(
+      records.map((record) => ({ id: record.id, 'author.id': 7, 'author.username': 'ann' })),
+    );
   });
 });
 
