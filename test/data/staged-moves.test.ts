@@ -124,6 +124,7 @@ describe('staging files', () => {
       `p${process.pid}-9-9.duckdb`,
       'walk-0123.duckdb',
       `x${gone}-1.duckdb`,
+      `xp${gone}-1.duckdb`,
       `p${gone}.duckdb`,
     ];
     mkdirSync(folder, { recursive: true, mode: 0o700 });
@@ -131,9 +132,83 @@ describe('staging files', () => {
     mkdirSync(join(folder, `p${gone}-1-2.duckdb.tmp`));
     await store.load('swept', [{ id: 1 }]);
     expect(staged()).toEqual(
-      [`p${gone}.duckdb`, `p${process.pid}-9-9.duckdb`, 'walk-0123.duckdb', `x${gone}-1.duckdb`].sort(),
+      [
+        `p${gone}.duckdb`,
+        `p${process.pid}-9-9.duckdb`,
+        'walk-0123.duckdb',
+        `x${gone}-1.duckdb`,
+        `xp${gone}-1.duckdb`,
+      ].sort(),
     );
     for (const name of staged()) rmSync(join(folder, name));
+  });
+
+  it('are named after this process while a load runs, after the table and walk for a walk of a file store', async () => {
+    const names: string[][] = [];
+    async function* watched(records: readonly unknown[], memory?: Store) {
+      yield* records;
+      names.push(
+        readdirSync(memory ? stagingFolder(':memory:') : folder).filter((name) => name.endsWith('.duckdb')),
+      );
+    }
+    await store.load('named', watched([{ id: 1 }]));
+    await store.load('named', watched([{ id: 2 }]), { resume: 'w' });
+    const memory = await openStore();
+    try {
+      await memory.load('named', watched([{ id: 1 }], memory), { resume: 'w' });
+    } finally {
+      await memory.close();
+    }
+    expect(names[0]).toHaveLength(1);
+    expect(names[0]![0]).toMatch(new RegExp(`^p${process.pid}-\\d+-\\d+\\.duckdb$`));
+    expect(names[1]).toEqual([walkFile('named', 'w')]);
+    expect(names[2]!.filter((name) => name.startsWith(`p${process.pid}-`))).toHaveLength(1);
+    expect(names[2]!.filter((name) => name.startsWith('walk-'))).toEqual([]);
+    expect(staged()).toEqual([]);
+  });
+
+  it('of nothing move nothing: no table, and no moves table for a load that is not a walk', async () => {
+    const memory = await openStore();
+    try {
+      const tables = async () =>
+        (
+          await memory.query<{ name: string }>('select table_name as name from duckdb_tables() order by 1')
+        ).map((row) => row.name);
+      expect(await memory.load('nothing', [])).toEqual({ rows: 0, pages: 0, resumedFrom: 0 });
+      expect(await memory.load('nulls', [{ id: null }, { id: null }])).toEqual({
+        rows: 2,
+        pages: 1,
+        resumedFrom: 0,
+      });
+      await memory.load('plain', [{ id: 1 }]);
+      expect(await tables()).toEqual(['plain']);
+      expect(await memory.load('nothing', [], { resume: true })).toEqual({
+        rows: 0,
+        pages: 0,
+        resumedFrom: 0,
+      });
+      expect(await tables()).toEqual([MOVES_TABLE, 'plain']);
+    } finally {
+      await memory.close();
+    }
+  });
+
+  it('of a walk staged before walks had tokens get one, and are moved once', async () => {
+    const { DuckDBInstance } = await import('@duckdb/node-api');
+    mkdirSync(folder, { recursive: true, mode: 0o700 });
+    const old = await DuckDBInstance.create(join(folder, walkFile('untokened', 'w')));
+    const setup = await old.connect();
+    await setup.run('create table untokened as select 1::BIGINT as id');
+    await setup.run('create table _scratchlab_staged as select 1::BIGINT as rows');
+    setup.closeSync();
+    old.closeSync();
+    const moves = async () =>
+      (await store.query<{ n: number }>(`select count(*)::INTEGER as n from ${MOVES_TABLE}`))[0]!.n;
+    const before = await moves();
+    expect(await store.load('untokened', [], { resume: 'w' })).toEqual({ rows: 0, pages: 0, resumedFrom: 1 });
+    expect(await store.query('select id from untokened')).toEqual([{ id: 1 }]);
+    expect(await moves()).toBe(before + 1);
+    expect(staged()).toEqual([]);
   });
 
   it('of a failed load are removed with it; a failed walk’s stay, named after its table and walk', async () => {
