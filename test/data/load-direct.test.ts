@@ -78,6 +78,36 @@ async function* failingAfter(records: readonly unknown[], upTo: number) {
 const numbered = (from: number, to: number, extra: Record<string, unknown> = {}) =>
   Array.from({ length: to - from + 1 }, (_, i) => ({ id: from + i, v: `v${from + i}`, ...extra }));
 
+/**
+ * Loads `batches` (each one batch) into `table` and answers, after each batch, how many staging
+ * tables the load's own connection holds: a batch that may replace rows goes through one.
+ */
+async function stagings(table: string, batches: readonly (readonly unknown[])[]): Promise<number[]> {
+  let used: DuckDBConnection | undefined;
+  const counts: number[] = [];
+  const count = async () => {
+    const reader = await used!.runAndReadAll(
+      "SELECT count(*)::INTEGER FROM duckdb_tables() WHERE temporary AND table_name LIKE '_scratchlab_staging_%'",
+    );
+    counts.push(reader.getRows()[0]![0] as number);
+  };
+  async function* source() {
+    for (const [i, batch] of batches.entries()) {
+      if (i > 0) await count();
+      yield* batch;
+    }
+    await count();
+  }
+  const connect = async () => {
+    used = await instance.connect();
+    return used;
+  };
+  await loadInto({ duck, connect }, table, source(), { batchSize: batches[0]!.length });
+  return counts;
+}
+
+const ids = (...keys: (number | string)[]) => keys.map((id) => ({ id, v: `v${id}` }));
+
 describe('options', () => {
   it('are refused with a named error before anything is written', async () => {
     const refusals: [unknown, Error][] = [
@@ -191,6 +221,20 @@ describe('a resumable walk', () => {
     });
   });
 
+  it('stores the progress of batches of nothing but nulls, which make no table yet', async () => {
+    const table = fresh('nulls_first');
+    const records = [{ v: null }, { v: null }, { v: 'a' }];
+    await caught(load(table, failingAfter(records, 2), { resume: 'w', batchSize: 2 }));
+    expect(await walks(table)).toEqual([{ table_name: table, walk: 'w', rows: 2, pages: 1 }]);
+    expect(await exists(table)).toBe(false);
+    expect(await load(table, records, { resume: 'w', batchSize: 2 })).toEqual({
+      rows: 1,
+      pages: 1,
+      resumedFrom: 2,
+    });
+    expect(await all(table, 'v')).toEqual([{ v: 'a' }]);
+  });
+
   it('named true is the table’s walk; a load without resume is one transaction, nothing kept when it fails', async () => {
     const table = fresh('named');
     await caught(load(table, failingAfter(numbered(1, 4), 3), { resume: true, batchSize: 1 }));
@@ -286,6 +330,18 @@ describe('the key', () => {
         [
           { id: 1, v: 'b' },
           { id: 2, v: 'c' },
+        ],
+      ],
+      [
+        'mixed',
+        [
+          { id: 1, v: 'a' },
+          { id: 'x', v: 'b' },
+          { id: 1, v: 'c' },
+        ],
+        [
+          { id: '1', v: 'c' },
+          { id: 'x', v: 'b' },
         ],
       ],
       [
@@ -410,36 +466,6 @@ describe('the key', () => {
 });
 
 describe('a batch whose keys lie outside the table’s', () => {
-  /**
-   * Loads `batches` (each one batch) into `table` and answers, after each batch, how many staging
-   * tables the load's own connection holds: a batch that may replace rows goes through one.
-   */
-  async function stagings(table: string, batches: readonly (readonly unknown[])[]): Promise<number[]> {
-    let used: DuckDBConnection | undefined;
-    const counts: number[] = [];
-    const count = async () => {
-      const reader = await used!.runAndReadAll(
-        "SELECT count(*)::INTEGER FROM duckdb_tables() WHERE temporary AND table_name LIKE '_scratchlab_staging_%'",
-      );
-      counts.push(reader.getRows()[0]![0] as number);
-    };
-    async function* source() {
-      for (const [i, batch] of batches.entries()) {
-        if (i > 0) await count();
-        yield* batch;
-      }
-      await count();
-    }
-    const connect = async () => {
-      used = await instance.connect();
-      return used;
-    };
-    await loadInto({ duck, connect }, table, source(), { batchSize: batches[0]!.length });
-    return counts;
-  }
-
-  const ids = (...keys: (number | string)[]) => keys.map((id) => ({ id, v: `v${id}` }));
-
   it('is appended straight into the table, rising or falling; one that meets them takes a staging table', async () => {
     const rising = fresh('rising');
     expect(await stagings(rising, [ids(1, 2), ids(3, 4), ids(5, 6)])).toEqual([0, 0, 0]);
@@ -460,5 +486,69 @@ describe('a batch whose keys lie outside the table’s', () => {
     expect(await stagings(rising, [ids(6, 9)])).toEqual([1]);
     expect(await stagings(rising, [ids(-2, -1)])).toEqual([1]);
     expect((await all(rising)).map((row) => row.id)).toEqual([-2, -1, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+  });
+});
+
+describe('a table', () => {
+  it('that is empty takes a first batch straight in; dates as keys are ranged as times', async () => {
+    const empty = fresh('empty_made');
+    await rows(`CREATE TABLE ${empty} (id BIGINT, v VARCHAR)`);
+    expect(await stagings(empty, [ids(1, 2)])).toEqual([0]);
+    const day = (d: number) => ({ id: new Date(Date.UTC(2024, 0, d)), v: `d${d}` });
+    const dated = fresh('dated_keys');
+    expect(
+      await stagings(dated, [
+        [day(1), day(2)],
+        [day(3), day(4)],
+      ]),
+    ).toEqual([0, 0]);
+    expect(await stagings(dated, [[day(5)]])).toEqual([0]);
+    expect(await stagings(dated, [[day(4), day(6)]])).toEqual([1]);
+    expect((await all(dated)).map((row) => row.v)).toEqual(['d1', 'd2', 'd3', 'd4', 'd5', 'd6']);
+  });
+
+  it('that gains a column after a batch went through a staging table takes the next batches whole', async () => {
+    const table = fresh('grown');
+    await load(
+      table,
+      [
+        { id: 1, v: 'a' },
+        { id: 2, v: 'a' },
+        { id: 2, v: 'b' },
+        { id: 3, v: 'b' },
+        { id: 3, v: 'c', extra: 1 },
+        { id: 1, v: 'c', extra: 2 },
+        { id: 1, v: 'd', extra: 3 },
+        { id: 4, v: 'd', extra: 4 },
+      ],
+      { batchSize: 2 },
+    );
+    expect(await all(table)).toEqual([
+      { id: 1, v: 'd', extra: 3 },
+      { id: 2, v: 'b', extra: null },
+      { id: 3, v: 'c', extra: 1 },
+      { id: 4, v: 'd', extra: 4 },
+    ]);
+  });
+
+  it('with a column the store did not make takes rows one by one, widening its own columns when needed', async () => {
+    const table = fresh('made');
+    await rows(`CREATE TABLE ${table} (id BIGINT, amount DECIMAL(10,2), n BIGINT)`);
+    await load(table, [
+      { id: 1, amount: 1.5, n: 1 },
+      { id: 2, amount: null, n: 'two' },
+      { id: 3, n: null, more: true },
+    ]);
+    expect(await typesOf(table)).toEqual({
+      id: 'BIGINT',
+      amount: 'DECIMAL(10,2)',
+      n: 'VARCHAR',
+      more: 'BOOLEAN',
+    });
+    expect(await rows(`SELECT id, amount::VARCHAR AS amount, n, more FROM ${table} ORDER BY id`)).toEqual([
+      { id: 1, amount: '1.50', n: '1', more: null },
+      { id: 2, amount: null, n: 'two', more: null },
+      { id: 3, amount: null, n: null, more: true },
+    ]);
   });
 });
