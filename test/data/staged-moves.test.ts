@@ -147,9 +147,15 @@ describe('staging files', () => {
     const names: string[][] = [];
     async function* watched(records: readonly unknown[], memory?: Store) {
       yield* records;
-      names.push(
-        readdirSync(memory ? stagingFolder(':memory:') : folder).filter((name) => name.endsWith('.duckdb')),
+      const found = readdirSync(memory ? stagingFolder(':memory:') : folder).filter((name) =>
+        name.endsWith('.duckdb'),
       );
+      names.push(found);
+      // DuckDB's folder of spilled rows, had it needed one: removed with the staging file.
+      if (!memory) {
+        mkdirSync(join(folder, `${found[0]}.tmp`));
+        writeFileSync(join(folder, `${found[0]}.tmp`, 'spill'), '');
+      }
     }
     await store.load('named', watched([{ id: 1 }]));
     await store.load('named', watched([{ id: 2 }]), { resume: 'w' });
@@ -211,6 +217,30 @@ describe('staging files', () => {
     expect(staged()).toEqual([]);
   });
 
+  it('of a walk resumed into a table the store has: the staged table is the walk’s, made once', async () => {
+    await store.load('resumed', [{ id: 1, n: 'one' }]);
+    await caught(store.load('resumed', broken([{ id: 2, n: 2 }]), { resume: 'r', batchSize: 1 }));
+    expect(
+      await store.load(
+        'resumed',
+        [
+          { id: 2, n: 2 },
+          { id: 3, n: 3 },
+        ],
+        { resume: 'r' },
+      ),
+    ).toEqual({
+      rows: 1,
+      pages: 1,
+      resumedFrom: 1,
+    });
+    expect(await store.query('select * from resumed order by id')).toEqual([
+      { id: 1, n: 'one' },
+      { id: 2, n: '2' },
+      { id: 3, n: '3' },
+    ]);
+  });
+
   it('of a failed load are removed with it; a failed walk’s stay, named after its table and walk', async () => {
     expect(await caught<Error>(store.load('failed', broken([{ id: 1 }])))).toEqual(
       new Error('the walk broke'),
@@ -252,6 +282,11 @@ describe('staging files', () => {
       await store.query('create table moved (id BIGINT, v STRUCT(a INTEGER))');
       blocked = true;
     }
+    // A load that is not a walk removes its staging file when its move fails.
+    const plain = await caught<Error>(store.load('moved', walk(), { key: false }));
+    expect(plain.message).toMatch(/STRUCT/);
+    expect(staged()).toEqual([]);
+    await store.query('drop table moved');
     const failed = await caught<Error>(store.load('moved', walk(), { resume: 'once', key: false }));
     expect(blocked).toBe(true);
     expect(failed.message).toMatch(/STRUCT/);
@@ -346,6 +381,15 @@ describe('a walk loaded twice at once in one process', () => {
     } finally {
       await memory.close();
     }
+  });
+});
+
+describe('options', () => {
+  it('that are not an object are refused before anything is staged', async () => {
+    expect(await caught(store.load('refused', [{ id: 1 }], null as never))).toEqual(
+      new TypeError('load options must be an object'),
+    );
+    expect(readdirSync(folder)).toEqual([]);
   });
 });
 
