@@ -152,6 +152,26 @@ describe('options', () => {
   });
 });
 
+describe('a signal', () => {
+  it('stops a load between batches: nothing of it is kept, but a walk’s stored batches', async () => {
+    for (const resume of [false, 'w']) {
+      const table = fresh('stopped');
+      const stop = new AbortController();
+      const error = await caught<Error>(
+        load(table, numbered(1, 6), {
+          batchSize: 2,
+          resume,
+          signal: stop.signal,
+          onProgress: () => stop.abort(new Error('stopped')),
+        }),
+      );
+      expect(error.message).toBe('stopped');
+      expect(await exists(table)).toBe(resume !== false);
+      if (resume) expect((await all(table)).map((row) => row.id)).toEqual([1, 2]);
+    }
+  });
+});
+
 describe('progress', () => {
   it('is reported after every batch, then once more when done, counting this call’s records', async () => {
     const table = fresh('progress');
@@ -172,6 +192,8 @@ describe('progress', () => {
       resumedFrom: 0,
     });
     expect(none).toEqual([{ rows: 0, pages: 0, done: true }]);
+    // An array without a batch size: 5000 records a batch.
+    expect(await load(fresh('default'), numbered(1, 5001))).toEqual({ rows: 5001, pages: 2, resumedFrom: 0 });
   });
 });
 
