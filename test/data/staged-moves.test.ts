@@ -346,6 +346,12 @@ describe('a walk loaded twice at once in one process', () => {
         `^the walk "all" into table "busy" is being loaded by process ${process.pid} on ${hostname()} \\(since .+\\): wait for it to finish, or give this load another resume name$`,
       ),
     );
+    // Its cause is the lock's own refusal, at once (no wait for the first load to end).
+    expect((second.cause as Error).message).toMatch(
+      new RegExp(
+        `^the walk: .+ is locked by pid ${process.pid} on host ${hostname()} \\(since .+\\); gave up after 0 ms\\. `,
+      ),
+    );
     open();
     expect(await first).toEqual({ rows: 2, pages: 1, resumedFrom: 0 });
     // Another walk's name, or none, is not held.
