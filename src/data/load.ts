@@ -716,7 +716,8 @@ export async function loadInto(
       };
       // A list's owner fills in authors' names: such batches take the flat rows' way.
       const owner = batch.owner;
-      const shaped = keyDecided && !owner && (await loader.writeShaped(batch.records, key, progress));
+      // (No shape is learnt before the first batch, which decides the key.)
+      const shaped = !owner && (await loader.writeShaped(batch.records, key, progress));
       if (!shaped) {
         const flat = batch.records.map((record) => toFlatRecord(record, { owner }));
         if (!keyDecided) {
