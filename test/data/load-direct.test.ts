@@ -448,6 +448,32 @@ describe('the key', () => {
     ]);
   });
 
+  it('replaces through the staging table batch after batch, never moving a batch’s rows twice', async () => {
+    const table = fresh('restaged');
+    await load(
+      table,
+      [
+        { id: 1, v: 'a' },
+        { id: 2, v: 'a' },
+        { id: 2, v: 'b' },
+        { id: 3, v: 'b' },
+        { id: 3, v: 'c' },
+        { id: 1, v: 'c' },
+      ],
+      { batchSize: 2 },
+    );
+    expect(await all(table)).toEqual([
+      { id: 1, v: 'c' },
+      { id: 2, v: 'b' },
+      { id: 3, v: 'c' },
+    ]);
+    // By a key named: another column than id.
+    const named = fresh('by_name');
+    await load(named, [{ id: 1, name: 'a' }], { key: 'name' });
+    await load(named, [{ id: 2, name: 'a' }], { key: 'name' });
+    expect(await all(named)).toEqual([{ id: 2, name: 'a' }]);
+  });
+
   it('replaces by text keys too, and by keys whose kind changes (then every batch is looked up)', async () => {
     const table = fresh('text_keys');
     await load(
@@ -496,6 +522,15 @@ describe('a batch whose keys lie outside the table’s', () => {
     expect(await stagings(fresh('met_above'), [ids(1, 2), ids(2, 3)])).toEqual([0, 1]);
     expect(await stagings(fresh('met_below'), [ids(3, 4), ids(1, 3)])).toEqual([0, 1]);
     expect(await stagings(fresh('inside'), [ids(1, 9), ids(5, 4)])).toEqual([0, 1]);
+    // A batch below (or above) the keys, not rising: the known keys grow to take it in.
+    expect(await stagings(fresh('grew_down'), [ids(5, 6), ids(3, 4), ids(4, 3)])).toEqual([0, 0, 1]);
+    expect(await stagings(fresh('grew_up'), [ids(5, 6), ids(8, 7), ids(7, 8)])).toEqual([0, 0, 1]);
+    // A batch of rising keys with a new column: the table grows, the batch still goes straight in.
+    const wider = fresh('wider');
+    expect(await stagings(wider, [ids(1, 2), ids(3, 4).map((row) => ({ ...row, extra: true }))])).toEqual([
+      0, 0,
+    ]);
+    expect((await all(wider)).map((row) => row.extra)).toEqual([null, null, true, true]);
     // Keys of another kind than the table's: looked up from then on.
     expect(await stagings(fresh('kinds'), [ids(1, 2), ids('a', 'b'), ids(3, 4)])).toEqual([0, 1, 1]);
     // Keys of mixed kinds in a batch: every later batch is looked up, whatever its keys.

@@ -169,7 +169,7 @@ describe('staging files', () => {
     expect(names[0]![0]).toMatch(new RegExp(`^p${process.pid}-\\d+-\\d+\\.duckdb$`));
     expect(names[1]).toEqual([walkFile('named', 'w')]);
     expect(names[2]!.filter((name) => name.startsWith(`p${process.pid}-`))).toHaveLength(1);
-    expect(names[2]!.filter((name) => name.startsWith('walk-'))).toEqual([]);
+    expect(names[2]).not.toContain(walkFile('named', 'w'));
     expect(staged()).toEqual([]);
   });
 
@@ -424,17 +424,19 @@ describe('a move', () => {
     const started = new Promise<void>((resolve) => {
       reached = resolve;
     });
-    await store.load('raced', [{ id: 1, n: 1, m: 1 }]);
-    const slow = store.load('raced', heldUntil([{ id: 2, n: 2, m: 2 }], gate, reached));
+    const at = new Date(Date.UTC(2024, 4, 1, 12, 30));
+    await store.load('raced', [{ id: 1, n: 1, m: 1, at }]);
+    const slow = store.load('raced', heldUntil([{ id: 2, n: 2, m: 2, at }], gate, reached));
     await started;
-    await store.load('raced', [{ id: 3, n: 'three', m: 3.5 }]);
+    await store.load('raced', [{ id: 3, n: 'three', m: 3.5, at: 'soon' }]);
     open();
     await slow;
-    expect(await temp.typesOf('raced')).toEqual({ id: 'BIGINT', n: 'VARCHAR', m: 'DOUBLE' });
+    expect(await temp.typesOf('raced')).toEqual({ id: 'BIGINT', n: 'VARCHAR', m: 'DOUBLE', at: 'VARCHAR' });
+    // Times as the widened column reads them (ISO 8601), not as a plain cast would write them.
     expect(await store.query('select * from raced order by id')).toEqual([
-      { id: 1, n: '1', m: 1 },
-      { id: 2, n: '2', m: 2 },
-      { id: 3, n: 'three', m: 3.5 },
+      { id: 1, n: '1', m: 1, at: '2024-05-01T12:30:00.000Z' },
+      { id: 2, n: '2', m: 2, at: '2024-05-01T12:30:00.000Z' },
+      { id: 3, n: 'three', m: 3.5, at: 'soon' },
     ]);
   });
 
