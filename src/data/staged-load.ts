@@ -49,6 +49,7 @@ const STAGING_SETTINGS = { force_compression: 'uncompressed', memory_limit: '32M
  * `<file>.loads/`, or `scratchlab-loads-<uid>` in the temporary folder for an in-memory store.
  */
 export function stagingFolder(path: string): string {
+  // Stryker disable next-line OptionalChaining,StringLiteral: process.getuid exists on POSIX, where the tests run ('user' is for Windows)
   const user = process.getuid?.() ?? 'user';
   return path === ':memory:' ? join(tmpdir(), `scratchlab-loads-${user}`) : join(`${path}.loads`, `u${user}`);
 }
