@@ -75,6 +75,9 @@ async function* failingAfter(records: readonly unknown[], upTo: number) {
   }
 }
 
+/** Records (or rows) of an id and a value: `kv([1, 'a'], [2, 'b'])`. */
+const kv = (...pairs: [unknown, unknown][]) => pairs.map(([id, v]) => ({ id, v }));
+
 const numbered = (from: number, to: number, extra: Record<string, unknown> = {}) =>
   Array.from({ length: to - from + 1 }, (_, i) => ({ id: from + i, v: `v${from + i}`, ...extra }));
 
@@ -277,26 +280,11 @@ describe('a resumable walk', () => {
 describe('the key', () => {
   it('is id when the records have one (a null id too, when another record has a value), else none', async () => {
     const keyed = fresh('keyed');
-    await load(keyed, [
-      { id: 1, v: 'a' },
-      { id: 2, v: 'b' },
-    ]);
-    await load(keyed, [
-      { id: 2, v: 'B' },
-      { id: 3, v: 'c' },
-    ]);
-    expect(await all(keyed)).toEqual([
-      { id: 1, v: 'a' },
-      { id: 2, v: 'B' },
-      { id: 3, v: 'c' },
-    ]);
+    await load(keyed, kv([1, 'a'], [2, 'b']));
+    await load(keyed, kv([2, 'B'], [3, 'c']));
+    expect(await all(keyed)).toEqual(kv([1, 'a'], [2, 'B'], [3, 'c']));
     // The first record's id is null: still the key (the second has one), so the null is refused.
-    const error = await caught<TypeError>(
-      load(fresh('null_first'), [
-        { id: null, v: 'a' },
-        { id: 1, v: 'b' },
-      ]),
-    );
+    const error = await caught<TypeError>(load(fresh('null_first'), kv([null, 'a'], [1, 'b'])));
     expect(error).toEqual(
       new TypeError('a record has no "id", the key of this load: pass another key, or key: false to append'),
     );
@@ -334,50 +322,10 @@ describe('the key', () => {
 
   it('keeps the last record of a key in a batch, whatever the keys’ kind: equal, falling, mixed, dates', async () => {
     const cases: [string, Record<string, unknown>[], Record<string, unknown>[]][] = [
-      [
-        'equal',
-        [
-          { id: 1, v: 'a' },
-          { id: 1, v: 'b' },
-        ],
-        [{ id: 1, v: 'b' }],
-      ],
-      [
-        'falling',
-        [
-          { id: 2, v: 'a' },
-          { id: 1, v: 'b' },
-          { id: 2, v: 'c' },
-        ],
-        [
-          { id: 1, v: 'b' },
-          { id: 2, v: 'c' },
-        ],
-      ],
-      [
-        'mixed',
-        [
-          { id: 1, v: 'a' },
-          { id: 'x', v: 'b' },
-          { id: 1, v: 'c' },
-        ],
-        [
-          { id: '1', v: 'c' },
-          { id: 'x', v: 'b' },
-        ],
-      ],
-      [
-        'texts',
-        [
-          { id: 'a', v: 'x' },
-          { id: 'b', v: 'y' },
-          { id: 'a', v: 'z' },
-        ],
-        [
-          { id: 'a', v: 'z' },
-          { id: 'b', v: 'y' },
-        ],
-      ],
+      ['equal', kv([1, 'a'], [1, 'b']), [{ id: 1, v: 'b' }]],
+      ['falling', kv([2, 'a'], [1, 'b'], [2, 'c']), kv([1, 'b'], [2, 'c'])],
+      ['mixed', kv([1, 'a'], ['x', 'b'], [1, 'c']), kv(['1', 'c'], ['x', 'b'])],
+      ['texts', kv(['a', 'x'], ['b', 'y'], ['a', 'z']), kv(['a', 'z'], ['b', 'y'])],
     ];
     for (const [name, records, expected] of cases) {
       const table = fresh(name);
@@ -406,67 +354,23 @@ describe('the key', () => {
   it('replaces rows of a batch whose keys meet the table’s at either end, in one load and across loads', async () => {
     // Batches of 2, the keys of each overlapping the ones before by one key at an end, rising then falling.
     const table = fresh('edges');
-    const records = [
-      { id: 5, v: 'a' },
-      { id: 6, v: 'a' },
-      { id: 6, v: 'b' },
-      { id: 7, v: 'b' },
-      { id: 4, v: 'c' },
-      { id: 5, v: 'c' },
-      { id: 8, v: 'd' },
-      { id: 9, v: 'd' },
-    ];
+    const records = kv([5, 'a'], [6, 'a'], [6, 'b'], [7, 'b'], [4, 'c'], [5, 'c'], [8, 'd'], [9, 'd']);
     await load(table, records, { batchSize: 2 });
-    const expected = [
-      { id: 4, v: 'c' },
-      { id: 5, v: 'c' },
-      { id: 6, v: 'b' },
-      { id: 7, v: 'b' },
-      { id: 8, v: 'd' },
-      { id: 9, v: 'd' },
-    ];
+    const expected = kv([4, 'c'], [5, 'c'], [6, 'b'], [7, 'b'], [8, 'd'], [9, 'd']);
     expect(await all(table)).toEqual(expected);
     // A new load reads the table's least and greatest keys: its batches at both ends replace.
-    await load(table, [
-      { id: 9, v: 'e' },
-      { id: 10, v: 'e' },
-    ]);
-    await load(table, [
-      { id: 3, v: 'f' },
-      { id: 4, v: 'f' },
-    ]);
+    await load(table, kv([9, 'e'], [10, 'e']));
+    await load(table, kv([3, 'f'], [4, 'f']));
     await load(table, [{ id: 6, v: 'g' }]);
-    expect(await all(table)).toEqual([
-      { id: 3, v: 'f' },
-      { id: 4, v: 'f' },
-      { id: 5, v: 'c' },
-      { id: 6, v: 'g' },
-      { id: 7, v: 'b' },
-      { id: 8, v: 'd' },
-      { id: 9, v: 'e' },
-      { id: 10, v: 'e' },
-    ]);
+    expect(await all(table)).toEqual(
+      kv([3, 'f'], [4, 'f'], [5, 'c'], [6, 'g'], [7, 'b'], [8, 'd'], [9, 'e'], [10, 'e']),
+    );
   });
 
   it('replaces through the staging table batch after batch, never moving a batch’s rows twice', async () => {
     const table = fresh('restaged');
-    await load(
-      table,
-      [
-        { id: 1, v: 'a' },
-        { id: 2, v: 'a' },
-        { id: 2, v: 'b' },
-        { id: 3, v: 'b' },
-        { id: 3, v: 'c' },
-        { id: 1, v: 'c' },
-      ],
-      { batchSize: 2 },
-    );
-    expect(await all(table)).toEqual([
-      { id: 1, v: 'c' },
-      { id: 2, v: 'b' },
-      { id: 3, v: 'c' },
-    ]);
+    await load(table, kv([1, 'a'], [2, 'a'], [2, 'b'], [3, 'b'], [3, 'c'], [1, 'c']), { batchSize: 2 });
+    expect(await all(table)).toEqual(kv([1, 'c'], [2, 'b'], [3, 'c']));
     // By a key named: another column than id.
     const named = fresh('by_name');
     await load(named, [{ id: 1, name: 'a' }], { key: 'name' });
@@ -481,35 +385,12 @@ describe('the key', () => {
       ['m', 'n', 'n', 'o', 'l', 'm', 'a', 'z'].map((id, i) => ({ id, v: i })),
       { batchSize: 2 },
     );
-    expect(await all(table)).toEqual([
-      { id: 'a', v: 6 },
-      { id: 'l', v: 4 },
-      { id: 'm', v: 5 },
-      { id: 'n', v: 2 },
-      { id: 'o', v: 3 },
-      { id: 'z', v: 7 },
-    ]);
+    expect(await all(table)).toEqual(kv(['a', 6], ['l', 4], ['m', 5], ['n', 2], ['o', 3], ['z', 7]));
     const mixed = fresh('mixed_keys');
-    await load(
-      mixed,
-      [
-        { id: 1, v: 'a' },
-        { id: 2, v: 'a' },
-        { id: 'x', v: 'b' },
-        { id: 2, v: 'c' },
-        { id: 3, v: 'c' },
-        { id: 1, v: 'd' },
-      ],
-      {
-        batchSize: 2,
-      },
-    );
-    expect(await all(mixed)).toEqual([
-      { id: '1', v: 'd' },
-      { id: '2', v: 'c' },
-      { id: '3', v: 'c' },
-      { id: 'x', v: 'b' },
-    ]);
+    await load(mixed, kv([1, 'a'], [2, 'a'], ['x', 'b'], [2, 'c'], [3, 'c'], [1, 'd']), {
+      batchSize: 2,
+    });
+    expect(await all(mixed)).toEqual(kv(['1', 'd'], ['2', 'c'], ['3', 'c'], ['x', 'b']));
   });
 });
 

@@ -43,11 +43,25 @@ const staged = () => readdirSync(folder).sort();
 const walkFile = (table: string, walk: string) =>
   `walk-${createHash('sha256').update(`${table}\0${walk}`).digest('hex').slice(0, 24)}.duckdb`;
 
-/** A source that yields `records`, then waits for `gate` before it ends. */
-async function* heldUntil(records: readonly unknown[], gate: Promise<void>, reached?: () => void) {
-  yield* records;
-  reached?.();
-  await gate;
+/**
+ * A source that yields `records`, then waits before it ends: `started` resolves once they are
+ * read, and `open()` lets the source end.
+ */
+function held(records: readonly unknown[]) {
+  let open!: () => void;
+  const gate = new Promise<void>((resolve) => {
+    open = resolve;
+  });
+  let reached!: () => void;
+  const started = new Promise<void>((resolve) => {
+    reached = resolve;
+  });
+  async function* source() {
+    yield* records;
+    reached();
+    await gate;
+  }
+  return { source: source(), started, open };
 }
 
 async function* broken(records: readonly unknown[]) {
@@ -329,15 +343,8 @@ describe('staging files', () => {
 
 describe('a walk loaded twice at once in one process', () => {
   it('fails the second at once with a StoreBusyError naming the walk and this process; the first finishes', async () => {
-    let open!: () => void;
-    const gate = new Promise<void>((resolve) => {
-      open = resolve;
-    });
-    let reached!: () => void;
-    const started = new Promise<void>((resolve) => {
-      reached = resolve;
-    });
-    const first = store.load('busy', heldUntil([{ id: 1 }, { id: 2 }], gate, reached), { resume: 'all' });
+    const { source, started, open } = held([{ id: 1 }, { id: 2 }]);
+    const first = store.load('busy', source, { resume: 'all' });
     await started;
     const second = await caught<StoreBusyError>(store.load('busy', [{ id: 3 }], { resume: 'all' }));
     expect(second).toBeInstanceOf(StoreBusyError);
@@ -366,15 +373,8 @@ describe('a walk loaded twice at once in one process', () => {
   it('of an in-memory store is not held: each load stages in a file of its own', async () => {
     const memory = await openStore();
     try {
-      let open!: () => void;
-      const gate = new Promise<void>((resolve) => {
-        open = resolve;
-      });
-      let reached!: () => void;
-      const started = new Promise<void>((resolve) => {
-        reached = resolve;
-      });
-      const first = memory.load('t', heldUntil([{ id: 1 }], gate, reached), { resume: 'all' });
+      const { source, started, open } = held([{ id: 1 }]);
+      const first = memory.load('t', source, { resume: 'all' });
       await started;
       expect(await memory.load('t', [{ id: 2 }], { resume: 'all' })).toEqual({
         rows: 1,
@@ -416,17 +416,10 @@ describe('a move', () => {
   });
 
   it('casts narrower staged values to a column widened while they were staged', async () => {
-    let open!: () => void;
-    const gate = new Promise<void>((resolve) => {
-      open = resolve;
-    });
-    let reached!: () => void;
-    const started = new Promise<void>((resolve) => {
-      reached = resolve;
-    });
     const at = new Date(Date.UTC(2024, 4, 1, 12, 30));
     await store.load('raced', [{ id: 1, n: 1, m: 1, at }]);
-    const slow = store.load('raced', heldUntil([{ id: 2, n: 2, m: 2, at }], gate, reached));
+    const { source, started, open } = held([{ id: 2, n: 2, m: 2, at }]);
+    const slow = store.load('raced', source);
     await started;
     await store.load('raced', [{ id: 3, n: 'three', m: 3.5, at: 'soon' }]);
     open();
