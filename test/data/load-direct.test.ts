@@ -85,7 +85,11 @@ const numbered = (from: number, to: number, extra: Record<string, unknown> = {})
  * Loads `batches` (each one batch) into `table` and answers, after each batch, how many staging
  * tables the load's own connection holds: a batch that may replace rows goes through one.
  */
-async function stagings(table: string, batches: readonly (readonly unknown[])[]): Promise<number[]> {
+async function stagings(
+  table: string,
+  batches: readonly (readonly unknown[])[],
+  options: LoadOptions = {},
+): Promise<number[]> {
   let used: DuckDBConnection | undefined;
   const counts: number[] = [];
   const count = async () => {
@@ -105,7 +109,7 @@ async function stagings(table: string, batches: readonly (readonly unknown[])[])
     used = await instance.connect();
     return used;
   };
-  await loadInto({ duck, connect }, table, source(), { batchSize: batches[0]!.length });
+  await loadInto({ duck, connect }, table, source(), { ...options, batchSize: batches[0]!.length });
   return counts;
 }
 
@@ -143,6 +147,8 @@ describe('options', () => {
       pages: 3,
       resumedFrom: 0,
     });
+    // The file's first load, not a walk: it makes no table of walks' progress.
+    expect(await exists(WALKS_TABLE)).toBe(false);
     expect(
       await load(table, numbered(1, 2), {
         batchSize: 100_000,
@@ -424,6 +430,26 @@ describe('a batch whose keys lie outside the table’s', () => {
     expect(await stagings(rising, [ids(6, 9)])).toEqual([1]);
     expect(await stagings(rising, [ids(-2, -1)])).toEqual([1]);
     expect((await all(rising)).map((row) => row.id)).toEqual([-2, -1, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+  });
+});
+
+describe('keys of other kinds', () => {
+  it('true and false replace rows like any key (they have no range: every batch is looked up)', async () => {
+    const table = fresh('flags');
+    await load(table, [{ flag: true, v: 1 }], { key: 'flag' });
+    expect(await stagings(table, [[{ flag: false, v: 2 }]], { key: 'flag' })).toEqual([1]);
+    await load(table, [{ flag: true, v: 3 }], { key: 'flag' });
+    expect(await all(table, 'flag')).toEqual([
+      { flag: false, v: 2 },
+      { flag: true, v: 3 },
+    ]);
+  });
+
+  it('of mixed kinds in a batch are looked up against a table of texts, whatever their order', async () => {
+    const table = fresh('mixed_after_texts');
+    await load(table, kv(['1', 'a'], ['b', 'a']));
+    await load(table, kv(['c', 'b'], [1, 'b']));
+    expect(await all(table)).toEqual(kv(['1', 'b'], ['b', 'a'], ['c', 'b']));
   });
 });
 
