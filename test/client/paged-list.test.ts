@@ -53,7 +53,7 @@ describe('PagedList: the awaited window', () => {
     const list = await new PagedList(fetch);
     expect([...list]).toEqual(range(0, 40));
     expect(calls).toEqual(['40@0']);
-    expect(list[kListWindow]).toEqual({ offset: 0, more: true });
+    expect(list[kListWindow]).toStrictEqual({ offset: 0, more: true });
   });
 
   it('reads a limit above the page size in pages of 40 and a last part, from the offset', async () => {
@@ -72,7 +72,7 @@ describe('PagedList: the awaited window', () => {
     expect(list.more).toBe(false);
     const empty = await new PagedList(source(0).fetch, { limit: 5 });
     expect([...empty]).toEqual([]);
-    expect(empty[kListWindow]).toEqual({ offset: 0, more: false });
+    expect(empty[kListWindow]).toStrictEqual({ offset: 0, more: false });
     // Exactly full: the window cannot tell, so it says the list may go on.
     const exact = await new PagedList(source(45).fetch, { limit: 45 });
     expect([exact.length, exact.more]).toEqual([45, true]);
@@ -98,8 +98,8 @@ describe('PagedList: the awaited window', () => {
   it('names its owner on the window when it is one user’s own list', async () => {
     const list = new PagedList(source(3).fetch, {}, {}, { owner: 'griffpatch' });
     expect(list.owner).toBe('griffpatch');
-    expect((await list)[kListWindow]).toEqual({ offset: 0, more: false, owner: 'griffpatch' });
-    expect((await new PagedList(source(3).fetch))[kListWindow]).toEqual({ offset: 0, more: false });
+    expect((await list)[kListWindow]).toStrictEqual({ offset: 0, more: false, owner: 'griffpatch' });
+    expect((await new PagedList(source(3).fetch))[kListWindow]).toStrictEqual({ offset: 0, more: false });
   });
 
   it('rejects with the failure of a page', async () => {
@@ -133,7 +133,7 @@ describe('PagedList: walks', () => {
     const list = new PagedList(fetch, { offset: 10 });
     const all = await list.all({ onProgress: (progress) => reports.push(progress), prefetch: 1 });
     expect([...all]).toEqual(range(10, 130));
-    expect(all[kListWindow]).toEqual({ offset: 10, more: false });
+    expect(all[kListWindow]).toStrictEqual({ offset: 10, more: false });
     expect(reports).toEqual([
       { items: 40, pages: 1, done: false },
       { items: 80, pages: 2, done: false },
@@ -310,7 +310,15 @@ describe('PagedList: arguments', () => {
       new TypeError('page options must be an object'),
     );
     expect(() => new PagedList(fetch, 5 as never)).toThrow(TypeError);
-    expect(() => new PagedList(fetch, { limit: 0 })).toThrow(RangeError);
+    expect(() => new PagedList(fetch, { limit: 0 })).toThrow(/^limit must be at least 1, got 0$/);
+    expect(() => new PagedList(fetch, { offset: -2 })).toThrow(/^offset must be at least 0, got -2$/);
+    expect(() => new PagedList(fetch, {}, {}, { pageSize: 0 })).toThrow(
+      /^pageSize must be at least 1, got 0$/,
+    );
+    expect(() => new PagedList(fetch).skip(-3)).toThrow(/^rows must be at least 0, got -3$/);
+    expect(() => new PagedList(fetch, {}, { prefetch: 60 })).toThrow(
+      /^prefetch must be between 1 and 50, got 60$/,
+    );
     expect(() => new PagedList(fetch, { limit: 1.5 })).toThrow(TypeError);
     expect(() => new PagedList(fetch, { offset: -1 })).toThrow(RangeError);
     expect(() => new PagedList(fetch, {}, {}, { pageSize: 0 })).toThrow(RangeError);
