@@ -200,3 +200,28 @@ describe('PollLoop runs', () => {
     expect(late.errors).toEqual([]);
   });
 });
+
+describe('PollLoop start and stop', () => {
+  it('a start() nobody awaits, stopped before ready, leaves no unhandled rejection', async () => {
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      let polled = false;
+      const { loop } = loopOf([
+        () => {
+          polled = true;
+          return new Promise(() => undefined);
+        },
+      ]);
+      loop.start();
+      await until(() => polled);
+      loop.stop();
+      // Unhandled rejections are reported after the microtasks of the turn: a few turns prove it.
+      await afterPolls(0.01);
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+    }
+  });
+});
