@@ -614,6 +614,36 @@ describe('a custom fetch', () => {
   });
 });
 
+describe('a fetch that fails', () => {
+  it('names its failure by the cause’s message, its own, or the value it threw', async () => {
+    const failing = (thrown: unknown) =>
+      client({
+        fetch: async () => {
+          throw thrown;
+        },
+      }).request(`${base}/f`);
+    const inner = await caught(failing(new Error('outer', { cause: new Error('inner cause') })));
+    expect([inner.status, inner.reason]).toEqual([undefined, 'request failed: inner cause']);
+    expect((await caught(failing(new Error('outer only', { cause: 'text' })))).reason).toBe(
+      'request failed: outer only',
+    );
+    expect((await caught(failing(new Error('outer', { cause: new Error('') })))).reason).toBe(
+      'request failed: outer',
+    );
+    expect((await caught(failing('offline'))).reason).toBe('request failed: offline');
+    // An abort that is not the caller's is the timeout's.
+    expect((await caught(failing(new DOMException('gone', 'AbortError')))).reason).toBe(
+      'timed out after 30000 ms',
+    );
+    expect((await caught(failing(new DOMException('gone', 'TimeoutError')))).reason).toBe(
+      'timed out after 30000 ms',
+    );
+    expect((await caught(failing(Object.assign(new Error('x'), { name: 'OtherError' })))).reason).toBe(
+      'request failed: x',
+    );
+  });
+});
+
 function caughtSync(run: () => unknown): ApiError {
   try {
     run();
