@@ -1,6 +1,6 @@
 import { constants as bufferConstants } from 'node:buffer';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import { CookieJar } from 'tough-cookie';
+import { CookieJar, MemoryCookieStore } from 'tough-cookie';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/errors.js';
 import {
@@ -610,7 +610,172 @@ describe('a custom fetch', () => {
     expect(http.cookie(base, 'one')).toBe('1');
     handler = answer(200, '{}');
     await http.request(`${base}/c`);
-    expect(http.cookie(base, 'one')).toBe('1');
+    expect(http.jar.getCookiesSync(base).map((cookie) => `${cookie.key}=${cookie.value}`)).toEqual(['one=1']);
+  });
+});
+
+describe('edges of the rules', () => {
+  it('names the option a bad jar or rate limit came in', () => {
+    expect(() => new HttpClient({ jar: 5 as never })).toThrow(
+      /^options\.jar must be a tough-cookie CookieJar/,
+    );
+    expect(() => new HttpClient({ rateLimit: -1 })).toThrow(/^rateLimit must be at least 0\.01/);
+    expect(() =>
+      client().request(`${base}/x`, {
+        method: 'POST',
+        json: JSON.parse(`${'['.repeat(MAX_JSON_DEPTH + 2)}${']'.repeat(MAX_JSON_DEPTH + 2)}`),
+      }),
+    ).rejects.toThrow(`request body nests deeper than ${MAX_JSON_DEPTH} levels`);
+  });
+
+  it('retries a HEAD like a GET', async () => {
+    hits = [];
+    handler = answer(500, '{}');
+    expect((await caught(client({ retries: 2 }).request(`${base}/h`, { method: 'HEAD' }))).status).toBe(500);
+    expect(hits.map((h) => h.method)).toEqual(['HEAD', 'HEAD', 'HEAD']);
+  });
+
+  it('counts the tries of a request whose connection breaks: 1 + retries', async () => {
+    handler = (req) => req.socket.destroy();
+    for (const retries of [0, 2]) {
+      hits = [];
+      const error = await caught(client({ retries }).request(`${base}/broken`));
+      expect([error.status, error.reason.startsWith('request failed: ')]).toEqual([undefined, true]);
+      expect(hits).toHaveLength(1 + retries);
+    }
+  });
+
+  it('passes a caller’s abort through even on the last try', async () => {
+    const controller = new AbortController();
+    handler = () => controller.abort(new Error('caller stopped'));
+    const error = await caught<Error>(
+      client({ retries: 0 }).request(`${base}/slow`, { signal: controller.signal }),
+    );
+    expect(error).not.toBeInstanceOf(ApiError);
+    expect(error.message).toBe('caller stopped');
+  });
+
+  it('takes only a 2xx as success, and a 3xx too when told; never a 4xx', async () => {
+    handler = answer(300, '{}');
+    expect((await caught(client().request(`${base}/m`))).reason).toBe('unexpected redirect (300) to nowhere');
+    expect((await client().request(`${base}/m`, { acceptRedirect: true })).status).toBe(300);
+    handler = answer(299, '{}');
+    expect((await client().request(`${base}/m`)).status).toBe(299);
+    for (const status of [400, 404]) {
+      handler = answer(status, '{}');
+      expect((await caught(client().request(`${base}/m`, { acceptRedirect: true }))).status).toBe(status);
+    }
+  });
+
+  it('retries when Retry-After asks exactly maxRetryDelay', async () => {
+    hits = [];
+    handler = answer(503, '{}', { 'retry-after': '0' });
+    const error = await caught(client({ retries: 1, maxRetryDelay: 0 }).request(`${base}/r`));
+    expect([error.status, error.reason]).toEqual([503, 'Service Unavailable']);
+    expect(hits).toHaveLength(2);
+  });
+
+  it('follows a redirect only of a 3xx with a Location, for a GET or a HEAD', async () => {
+    const go = (status: number) => (req: IncomingMessage, res: ServerResponse) => {
+      if (req.url === '/start') return answer(status, '{"at":"start"}', { location: '/end' })(req, res, '');
+      res.end('{"at":"end"}');
+    };
+    for (const [status, at] of [
+      [200, 'start'],
+      [300, 'end'],
+      [308, 'end'],
+      [201, 'start'],
+    ] as const) {
+      handler = go(status);
+      expect(await client().json(`${base}/start`, { acceptRedirect: true }), String(status)).toEqual({ at });
+    }
+    handler = go(404);
+    hits = [];
+    expect((await caught(client().request(`${base}/start`))).status).toBe(404);
+    expect(hits).toHaveLength(1);
+    handler = go(302);
+    hits = [];
+    expect((await client().request(`${base}/start`, { method: 'HEAD' })).status).toBe(200);
+    expect(hits.map((h) => `${h.method} ${h.url}`)).toEqual(['HEAD /start', 'HEAD /end']);
+  });
+
+  it('sends no body with a HEAD', async () => {
+    hits = [];
+    handler = answer(200, '');
+    expect((await client().request(`${base}/h`, { method: 'HEAD', body: 'dropped' })).status).toBe(200);
+    expect(hits.map((h) => [h.method, h.body, h.headers['content-length']])).toEqual([
+      ['HEAD', '', undefined],
+    ]);
+  });
+
+  it('ignores a cookie the answer may not set, and keeps the rest', async () => {
+    handler = (_req, res) => {
+      res.writeHead(200, { 'set-cookie': ['a=1; Domain=example.com; Path=/', 'b=2; Path=/'] });
+      res.end('{}');
+    };
+    const http = client();
+    expect((await http.request(`${base}/c`)).status).toBe(200);
+    expect([http.cookie(base, 'a'), http.cookie(base, 'b')]).toEqual([undefined, '2']);
+  });
+
+  it('keeps the headers that are not credentials on a redirect to another origin', async () => {
+    const seen: IncomingMessage['headers'][] = [];
+    const other = createServer((req, res) => {
+      seen.push(req.headers);
+      res.end('{}');
+    });
+    const otherBase = await listenLocal(other);
+    try {
+      handler = answer(302, '', { location: `${otherBase}/landing` });
+      await client({ userAgent: 'ua/9' }).request(`${base}/go`, {
+        headers: { 'X-Other': 'kept', Authorization: 'Bearer gone-1', Cookie: 'x=gone-2' },
+      });
+      expect(seen.map((h) => [h['user-agent'], h['x-other'], h.authorization, h.cookie])).toEqual([
+        ['ua/9', 'kept', undefined, undefined],
+      ]);
+    } finally {
+      await closeLocal(other);
+    }
+  });
+
+  it('scrubs the sent credentials from an answer that is not JSON, named GET by default', async () => {
+    handler = (req, res) => res.end(`oops ${req.headers['x-token']}`);
+    const error = await caught(client().json(`${base}/j`, { headers: { 'X-Token': 'json-token-42' } }));
+    expect([error.method, error.body]).toEqual(['GET', 'oops [redacted]']);
+  });
+
+  it('reads a page’s text with a space for each tag, script and style', async () => {
+    handler = answer(403, 'a<script>x</script>b<style>y</style>c<i>d</i>e');
+    expect((await caught(client().request(`${base}/b`))).reason).toBe(
+      'the address looks blocked or rate-limited: the service answered 403 with text instead of JSON: "a b c d e"',
+    );
+  });
+
+  it('takes only the quotes around a cookie’s value off, not those inside it', async () => {
+    const jar = new CookieJar();
+    await jar.setCookie('scratchsessionsid=ab"cdef; Path=/', base);
+    await jar.setCookie('scratchcsrftoken="quoted1"; Path=/', base);
+    expect(client({ jar }).secretsFor(base).sort()).toEqual(['ab"cdef', 'quoted1']);
+  });
+
+  it('remembers a query token only when it is text', async () => {
+    handler = answer(200, '{}');
+    const http = client();
+    for (let i = 0; i < 256; i++) http.rememberSecret(`secret-${i}`);
+    await http.request(`${base}/p`, { query: { token: 123456 } });
+    const kept = http.secretsFor(base);
+    expect([kept.length, kept[0]]).toEqual([256, 'secret-0']);
+    await http.request(`${base}/p`, { query: { token: 'text-token' } });
+    expect(http.secretsFor(base).slice(-2)).toEqual(['secret-255', 'text-token']);
+  });
+
+  it('reads the cookies of the URL when the jar’s store cannot list them all', async () => {
+    const store = new MemoryCookieStore();
+    // A synchronous store without getAllCookies: the jar cannot be serialized, only asked per URL.
+    Object.defineProperty(store, 'getAllCookies', { value: undefined });
+    const jar = new CookieJar(store);
+    await jar.setCookie('scratchsessionsid=per-url-secret; Path=/', base);
+    expect(client({ jar }).secretsFor(`${base}/x`)).toEqual(['per-url-secret']);
   });
 });
 
