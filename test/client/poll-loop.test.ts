@@ -202,6 +202,13 @@ describe('PollLoop runs', () => {
 });
 
 describe('PollLoop start and stop', () => {
+  it('is neither running nor ready before start(), and a stop() then is harmless', () => {
+    const { loop, calls } = loopOf([async () => true]);
+    expect([loop.running, loop.ready]).toEqual([false, false]);
+    loop.stop();
+    expect([loop.running, loop.ready, calls()]).toEqual([false, false, 0]);
+  });
+
   it('a start() nobody awaits, stopped before ready, leaves no unhandled rejection', async () => {
     const unhandled: unknown[] = [];
     const onUnhandled = (reason: unknown) => unhandled.push(reason);
