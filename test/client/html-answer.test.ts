@@ -26,6 +26,8 @@ describe('answerText', () => {
     expect(answerText(latin('text/html; charset="iso-8859-1"'))).toBe('é');
     expect(answerText(latin('text/html; xcharset=iso-8859-1'))).toBe('\ufffd');
     expect(answerText(latin('text/html; charset='))).toBe('\ufffd');
+    // Only the quotes around the name come off: one inside leaves a name no decoder knows.
+    expect(answerText(latin('text/html; charset="latin"1"'))).toBe('\ufffd');
     expect(answerText(page('<p>plain</p>', null))).toBe('<p>plain</p>');
   });
 });
