@@ -33,6 +33,7 @@ describe('sleep', () => {
     // The listeners of an abort run at once: the timer is gone when abort() returns.
     controller.abort(new Error('stop waiting'));
     expect(timers()).toBe(before);
+    expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
     await expect(waiting).rejects.toThrow('stop waiting');
   });
 });
