@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events';
 import { createServer, type Socket } from 'node:net';
 import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -86,6 +87,8 @@ describe('the default transport', () => {
     const error = await get('/long').catch((e: unknown) => e);
     expect(error).toBeInstanceOf(BodyLimitError);
     expect(error).toMatchObject({ limit: 1000, status: 200 });
+    // The exchange is aborted: the client hangs up the connection that would bring the body.
+    await until(() => open.size === 0, 'the client closed the connection');
     answers.set('/exact', { bytes: `HTTP/1.1 200 OK\r\nContent-Length: 1000\r\n\r\n${'x'.repeat(1000)}` });
     expect((await get('/exact')).bytes).toHaveLength(1000);
   });
@@ -131,7 +134,14 @@ describe('the default transport', () => {
       const error = await pending.catch((e: unknown) => e);
       expect(error).toBeInstanceOf(Error);
       expect((error as Error).message).toBe(message);
+      await until(() => open.size === 0, 'the client closed the connection');
     }
+  });
+
+  it('takes its abort listener off the signal once the answer is read', async () => {
+    const controller = new AbortController();
+    expect((await get('/hints', { signal: controller.signal })).status).toBe(201);
+    expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
   });
 
   it('rejects when the peer breaks off mid-body', async () => {
@@ -196,6 +206,19 @@ describe('the transport over a custom fetch', () => {
       };
     });
     expect(text((await transport(`${base}/ten`, { ...init, maxBytes: 10 })).bytes)).toBe('0123456789');
+    // A body that is no web stream (node-fetch 2 answers a Node stream): read through arrayBuffer() too.
+    const nodeStyle = fetchTransport(async (url, request) => {
+      const response = await fetch(url, request);
+      return {
+        status: response.status,
+        statusText: response.statusText,
+        headers: response.headers,
+        body: {} as ReadableStream<Uint8Array>,
+        arrayBuffer: () => response.arrayBuffer(),
+        text: () => response.text(),
+      };
+    });
+    expect(text((await nodeStyle(`${base}/ten`, { ...init, maxBytes: 10 })).bytes)).toBe('0123456789');
     expect(await transport(`${base}/ten`, { ...init, maxBytes: 9 }).catch((e: unknown) => e)).toMatchObject({
       name: 'BodyLimitError',
       limit: 9,
