@@ -225,4 +225,26 @@ describe('the transport over a custom fetch', () => {
       status: 200,
     });
   });
+
+  it('stops reading a streamed body at the cap, never reading it whole', async () => {
+    let pulled = 0;
+    const endless = fetchTransport(async () => ({
+      status: 200,
+      statusText: 'OK',
+      headers: new Headers(),
+      body: new ReadableStream<Uint8Array>({
+        pull(controller) {
+          pulled++;
+          controller.enqueue(new Uint8Array(4));
+        },
+      }),
+      arrayBuffer: () => Promise.reject(new Error('read whole')),
+      text: () => Promise.reject(new Error('read whole')),
+    }));
+    expect(await endless(`${base}/any`, { ...init, maxBytes: 10 }).catch((e: unknown) => e)).toMatchObject({
+      name: 'BodyLimitError',
+      limit: 10,
+    });
+    expect(pulled).toBeLessThan(10);
+  });
 });
