@@ -214,6 +214,8 @@ describe('BodyDecoder', () => {
     expect(await sized(15_000, 15_000)).toBe(16_384);
     expect(await sized(30_000, 4096)).toBe(32_768);
     expect(await sized(10_000, 4096)).toBe(10_000);
+    // An eighth free exactly (a buffer of the limit, 9000, holding 8000) is still a view.
+    expect(bytesOf(await decode(null, 9000, [new Uint8Array(8000)])).buffer.byteLength).toBe(9000);
     // A body of exactly the limit is handed over without a copy of it.
     const exact = bytesOf(await decode(null, 5000, [new Uint8Array(2000), new Uint8Array(3000)]));
     expect([exact.length, exact.buffer.byteLength]).toEqual([5000, 5000]);
