@@ -615,12 +615,12 @@ describe('a custom fetch', () => {
 });
 
 describe('edges of the rules', () => {
-  it('names the option a bad jar or rate limit came in', () => {
+  it('names the option a bad jar or rate limit came in, and a request body nested too deep', async () => {
     expect(() => new HttpClient({ jar: 5 as never })).toThrow(
       /^options\.jar must be a tough-cookie CookieJar/,
     );
     expect(() => new HttpClient({ rateLimit: -1 })).toThrow(/^rateLimit must be at least 0\.01/);
-    expect(() =>
+    await expect(
       client().request(`${base}/x`, {
         method: 'POST',
         json: JSON.parse(`${'['.repeat(MAX_JSON_DEPTH + 2)}${']'.repeat(MAX_JSON_DEPTH + 2)}`),
