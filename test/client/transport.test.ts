@@ -53,7 +53,7 @@ const text = (bytes: Uint8Array) => Buffer.from(bytes).toString();
 
 /** Waits (a bounded number of turns) until `condition` holds. */
 async function until(condition: () => boolean, what: string): Promise<void> {
-  for (let turn = 0; turn < 2000; turn++) {
+  for (let turn = 0; turn < 10_000; turn++) {
     if (condition()) return;
     await new Promise((resolve) => setTimeout(resolve, 1));
   }
