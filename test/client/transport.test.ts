@@ -193,31 +193,23 @@ describe('the transport over a custom fetch', () => {
 
   it('reads a body without a stream through arrayBuffer(), under the same cap', async () => {
     answers.set('/ten', { bytes: 'HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\n0123456789' });
-    // A fetch whose answers carry no stream (an older polyfill's shape).
-    const transport = fetchTransport(async (url, request) => {
-      const response = await fetch(url, request);
-      return {
-        status: response.status,
-        statusText: response.statusText,
-        headers: response.headers,
-        body: null,
-        arrayBuffer: () => response.arrayBuffer(),
-        text: () => response.text(),
-      };
-    });
+    // A fetch whose answers carry no stream (an older polyfill's shape), or a body that is no web
+    // stream (node-fetch 2 answers a Node stream): both read through arrayBuffer().
+    const withBody = (body: ReadableStream<Uint8Array> | null) =>
+      fetchTransport(async (url, request) => {
+        const response = await fetch(url, request);
+        return {
+          status: response.status,
+          statusText: response.statusText,
+          headers: response.headers,
+          body,
+          arrayBuffer: () => response.arrayBuffer(),
+          text: () => response.text(),
+        };
+      });
+    const transport = withBody(null);
     expect(text((await transport(`${base}/ten`, { ...init, maxBytes: 10 })).bytes)).toBe('0123456789');
-    // A body that is no web stream (node-fetch 2 answers a Node stream): read through arrayBuffer() too.
-    const nodeStyle = fetchTransport(async (url, request) => {
-      const response = await fetch(url, request);
-      return {
-        status: response.status,
-        statusText: response.statusText,
-        headers: response.headers,
-        body: {} as ReadableStream<Uint8Array>,
-        arrayBuffer: () => response.arrayBuffer(),
-        text: () => response.text(),
-      };
-    });
+    const nodeStyle = withBody({} as ReadableStream<Uint8Array>);
     expect(text((await nodeStyle(`${base}/ten`, { ...init, maxBytes: 10 })).bytes)).toBe('0123456789');
     expect(await transport(`${base}/ten`, { ...init, maxBytes: 9 }).catch((e: unknown) => e)).toMatchObject({
       name: 'BodyLimitError',
