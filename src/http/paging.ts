@@ -99,6 +99,7 @@ export class PagedList<T> implements PromiseLike<RecordList<T>>, AsyncIterable<T
     const { limit, offset } = normalizePage(page);
     this.#pageSize =
       settings.pageSize === undefined ? MAX_PAGE_SIZE : assertInteger(settings.pageSize, 'pageSize', 1);
+    // Stryker disable next-line ConditionalExpression: DEFAULT_LIMIT is MAX_PAGE_SIZE (both 40), what #pageSize is then
     this.#defaultLimit = settings.pageSize === undefined ? DEFAULT_LIMIT : this.#pageSize;
     this.#fetch = fetchPage;
     this.#limit = page.limit === undefined ? undefined : limit;
@@ -129,8 +130,10 @@ export class PagedList<T> implements PromiseLike<RecordList<T>>, AsyncIterable<T
   skip(rows: number): PagedList<T> {
     assertInteger(rows, 'rows', 0);
     const limit = this.#limit === undefined ? undefined : this.#limit - rows;
+    // Stryker disable next-line ConditionalExpression: `undefined <= 0` is false too
     if (limit !== undefined && limit <= 0) {
       // Nothing is left: a list that reads no page.
+      // Stryker disable next-line ObjectLiteral: its one page is empty whatever size it asks for
       return new PagedList<T>(async () => [], { limit: 1 }, this.#walk, { pageSize: 1 });
     }
     return new PagedList(this.#fetch, { limit, offset: this.#offset + rows }, this.#walk, this.#settings);
@@ -176,7 +179,8 @@ export class PagedList<T> implements PromiseLike<RecordList<T>>, AsyncIterable<T
     // A window that came back full may not be the whole list: its display says so.
     const window: ListWindow = {
       offset: this.#offset,
-      more: Number.isFinite(end) && rows.length > 0 && rows.length >= end - this.#offset,
+      // (Never for a walk to the list's end: `end` is then Infinity. A limit is at least 1.)
+      more: rows.length >= end - this.#offset,
       ...(this.#owner === undefined ? {} : { owner: this.#owner }),
     };
     return RecordList.fromWindow(rows, window);

@@ -81,6 +81,7 @@ export class PollLoop {
     this.#started = null;
     this.#abort?.abort(new Error(`${this.#options.name} was stopped`));
     this.#abort = null;
+    // Stryker disable next-line ConditionalExpression: clearTimeout(null) does nothing either
     if (this.#timer !== null) clearTimeout(this.#timer);
     this.#timer = null;
     const settle = this.#settle;
@@ -97,6 +98,7 @@ export class PollLoop {
         this.#ready = true;
         const settle = this.#settle;
         this.#settle = null;
+        // Stryker disable next-line OptionalChaining: a live run not yet ready always has its start() to settle
         settle?.resolve();
         this.#options.onReady();
       }
