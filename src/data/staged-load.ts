@@ -299,11 +299,12 @@ async function moveRows(
     await connection.run(`CREATE TABLE ${target} AS SELECT * FROM ${from}`);
     return;
   }
-  const byName = new Map(current.map((column) => [column.name, column.type]));
+  // Column names ignore case, as DuckDB's do (and the load's): a staged `id` is the table's `ID`.
+  const byName = new Map(current.map((column) => [column.name.toLowerCase(), column.type]));
   const select: string[] = [];
   for (const column of staged) {
     const name = quoteName(column.name);
-    let now = byName.get(column.name);
+    let now = byName.get(column.name.toLowerCase());
     if (now === undefined) {
       await connection.run(`ALTER TABLE ${target} ADD COLUMN ${name} ${column.type}`);
       now = column.type;
@@ -325,8 +326,9 @@ async function moveRows(
         : `${widenExpression(name, column.type, storeTypeOf(now)!)} AS ${name}`,
     );
   }
-  const keyColumn = key === false ? null : (key ?? (staged.some((c) => c.name === 'id') ? 'id' : null));
-  if (keyColumn !== null && byName.has(keyColumn)) {
+  const keyColumn =
+    key === false ? null : (key ?? (staged.some((c) => c.name.toLowerCase() === 'id') ? 'id' : null));
+  if (keyColumn !== null && byName.has(keyColumn.toLowerCase())) {
     await connection.run(
       `DELETE FROM ${target} WHERE ${quoteName(keyColumn)} IN (SELECT ${quoteName(keyColumn)} FROM ${from})`,
     );

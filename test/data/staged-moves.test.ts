@@ -470,4 +470,20 @@ describe('a move', () => {
     await store.load('nokey', [{ name: 'a' }]);
     expect(await store.query('select * from nokey')).toEqual([{ name: 'a' }, { name: 'a' }]);
   });
+
+  it('replaces rows by a key whose column is named in another case (names ignore case, as SQL’s do)', async () => {
+    await store.query(`create table cased ("ID" BIGINT, "Name" VARCHAR)`);
+    await store.query(`insert into cased values (1, 'made'), (2, 'kept')`);
+    await store.load('cased', [{ id: 1, name: 'by default' }]);
+    expect(await store.query('select * from cased order by "ID"')).toEqual([
+      { ID: 1, Name: 'by default' },
+      { ID: 2, Name: 'kept' },
+    ]);
+    await store.load('cased', [{ id: 1, name: 'named' }], { key: 'id' });
+    await store.load('cased', [{ ID: 2, Name: 'named in its case' }], { key: 'ID' });
+    expect(await store.query('select * from cased order by "ID"')).toEqual([
+      { ID: 1, Name: 'named' },
+      { ID: 2, Name: 'named in its case' },
+    ]);
+  });
 });
