@@ -110,6 +110,7 @@ interface ColumnInfo {
   type: string;
 }
 
+/** The columns of `table` in `database`; table names ignore case, as DuckDB's catalog does. */
 async function columnsOf(
   connection: DuckDBConnection,
   database: string,
@@ -117,7 +118,8 @@ async function columnsOf(
 ): Promise<ColumnInfo[]> {
   const reader = await connection.runAndReadAll(
     `SELECT column_name, data_type FROM duckdb_columns()
-     WHERE database_name = ${database} AND schema_name = 'main' AND table_name = $1 ORDER BY column_index`,
+     WHERE database_name = ${database} AND schema_name = 'main' AND lower(table_name) = lower($1)
+     ORDER BY column_index`,
     [table],
   );
   return (reader.getRows() as [string, string][]).map(([name, type]) => ({ name, type }));

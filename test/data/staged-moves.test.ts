@@ -471,6 +471,18 @@ describe('a move', () => {
     expect(await store.query('select * from nokey')).toEqual([{ name: 'a' }, { name: 'a' }]);
   });
 
+  it('moves into a table named in another case: the same table, as in SQL', async () => {
+    await store.load('Cased_Table', [
+      { id: 1, name: 'old' },
+      { id: 2, name: 'kept' },
+    ]);
+    await store.load('cased_table', [{ id: 1, name: 'new' }]);
+    expect(await store.query('select * from cased_table order by id')).toEqual([
+      { id: 1, name: 'new' },
+      { id: 2, name: 'kept' },
+    ]);
+  });
+
   it('replaces rows by a key whose column is named in another case (names ignore case, as SQL’s do)', async () => {
     await store.query(`create table cased ("ID" BIGINT, "Name" VARCHAR)`);
     await store.query(`insert into cased values (1, 'made'), (2, 'kept')`);
