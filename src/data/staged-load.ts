@@ -330,10 +330,16 @@ async function moveRows(
   }
   const keyColumn =
     key === false ? null : (key ?? (staged.some((c) => c.name.toLowerCase() === 'id') ? 'id' : null));
-  if (keyColumn !== null && byName.has(keyColumn.toLowerCase())) {
-    await connection.run(
-      `DELETE FROM ${target} WHERE ${quoteName(keyColumn)} IN (SELECT ${quoteName(keyColumn)} FROM ${from})`,
-    );
+  if (keyColumn !== null) {
+    // Each side's own name of the key's column (DuckDB folds only ASCII letters' case).
+    const lower = keyColumn.toLowerCase();
+    const ours = current.find((column) => column.name.toLowerCase() === lower);
+    const theirs = staged.find((column) => column.name.toLowerCase() === lower);
+    if (ours !== undefined && theirs !== undefined) {
+      await connection.run(
+        `DELETE FROM ${target} WHERE ${quoteName(ours.name)} IN (SELECT ${quoteName(theirs.name)} FROM ${from})`,
+      );
+    }
   }
   await connection.run(`INSERT INTO ${target} BY NAME SELECT ${select.join(', ')} FROM ${from}`);
 }

@@ -471,6 +471,22 @@ describe('a move', () => {
     expect(await store.query('select * from nokey')).toEqual([{ name: 'a' }, { name: 'a' }]);
   });
 
+  it('replaces rows by a key named in another case of a non-ASCII name (DuckDB folds only ASCII)', async () => {
+    await store.load(
+      'unicase',
+      [
+        { Ключ: 1, v: 'old' },
+        { Ключ: 2, v: 'kept' },
+      ],
+      { key: 'Ключ' },
+    );
+    await store.load('unicase', [{ ключ: 1, v: 'new' }], { key: 'ключ' });
+    expect(await store.query('select * from unicase order by "Ключ"')).toEqual([
+      { Ключ: 1, v: 'new' },
+      { Ключ: 2, v: 'kept' },
+    ]);
+  });
+
   it('moves into a table named in another case: the same table, as in SQL', async () => {
     await store.load('Cased_Table', [
       { id: 1, name: 'old' },
