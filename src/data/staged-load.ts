@@ -110,7 +110,13 @@ interface ColumnInfo {
   type: string;
 }
 
-/** The columns of `table` in `database`; table names ignore case, as DuckDB's catalog does. */
+/** ASCII letters, upper then lower: DuckDB's catalog folds the case of these only. */
+const FOLD = `'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz'`;
+
+/**
+ * The columns of `table` in `database`; its name matched as DuckDB's catalog matches it (the case
+ * of ASCII letters ignored, no other: "Таблица" and "таблица" are two tables).
+ */
 async function columnsOf(
   connection: DuckDBConnection,
   database: string,
@@ -118,7 +124,7 @@ async function columnsOf(
 ): Promise<ColumnInfo[]> {
   const reader = await connection.runAndReadAll(
     `SELECT column_name, data_type FROM duckdb_columns()
-     WHERE database_name = ${database} AND schema_name = 'main' AND lower(table_name) = lower($1)
+     WHERE database_name = ${database} AND schema_name = 'main' AND translate(table_name, ${FOLD}) = translate($1, ${FOLD})
      ORDER BY column_index`,
     [table],
   );
