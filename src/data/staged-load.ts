@@ -110,6 +110,11 @@ interface ColumnInfo {
   type: string;
 }
 
+/** A name with its ASCII letters in lower case: DuckDB's catalog folds the case of these only. */
+function foldAscii(name: string): string {
+  return name.replace(/[A-Z]+/g, (letters) => letters.toLowerCase());
+}
+
 /** ASCII letters, upper then lower: DuckDB's catalog folds the case of these only. */
 const FOLD = `'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz'`;
 
@@ -307,12 +312,13 @@ async function moveRows(
     await connection.run(`CREATE TABLE ${target} AS SELECT * FROM ${from}`);
     return;
   }
-  // Column names ignore case, as DuckDB's do (and the load's): a staged `id` is the table's `ID`.
-  const byName = new Map(current.map((column) => [column.name.toLowerCase(), column.type]));
+  // A staged column is the table's of the same name as DuckDB resolves names (ASCII case ignored):
+  // a staged `id` is the table's `ID`, which the SQL below names it by.
+  const byName = new Map(current.map((column) => [foldAscii(column.name), column.type]));
   const select: string[] = [];
   for (const column of staged) {
     const name = quoteName(column.name);
-    let now = byName.get(column.name.toLowerCase());
+    let now = byName.get(foldAscii(column.name));
     if (now === undefined) {
       await connection.run(`ALTER TABLE ${target} ADD COLUMN ${name} ${column.type}`);
       now = column.type;
@@ -337,7 +343,8 @@ async function moveRows(
   const keyColumn =
     key === false ? null : (key ?? (staged.some((c) => c.name.toLowerCase() === 'id') ? 'id' : null));
   if (keyColumn !== null) {
-    // Each side's own name of the key's column (DuckDB folds only ASCII letters' case).
+    // Each side's own name of the key's column, found as the load found it (case ignored in any
+    // script), for SQL: DuckDB folds only ASCII letters' case.
     const lower = keyColumn.toLowerCase();
     const ours = current.find((column) => column.name.toLowerCase() === lower);
     const theirs = staged.find((column) => column.name.toLowerCase() === lower);

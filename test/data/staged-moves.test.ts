@@ -433,6 +433,21 @@ describe('a move', () => {
     ]);
   });
 
+  it('adds a staged column named as one added meanwhile but for the case of non-ASCII letters (two columns to DuckDB)', async () => {
+    await store.load('twins', [{ id: 1 }]);
+    const { source, started, open } = held([{ id: 2, été: 'lower' }]);
+    const slow = store.load('twins', source);
+    await started;
+    await store.load('twins', [{ id: 3, Été: 'upper' }]);
+    open();
+    await slow;
+    expect(await store.query('select * from twins order by id')).toEqual([
+      { id: 1, Été: null, été: null },
+      { id: 2, Été: null, été: 'lower' },
+      { id: 3, Été: 'upper', été: null },
+    ]);
+  });
+
   it('casts staged values to columns the store did not make, never altering them', async () => {
     await store.query('create table made (id INTEGER, amount DECIMAL(10,2), note VARCHAR)');
     await store.load('made', [{ id: 1, amount: 1.5, note: 'a', more: 'x' }]);
