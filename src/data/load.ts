@@ -282,8 +282,9 @@ class TableLoader {
   async #readKeyRange(key: string): Promise<void> {
     if (this.#keyRange !== null || this.#columns === null) return;
     if (!this.hasColumn(key)) return;
+    const column = quoteName(this.#columnName(key));
     const reader = await this.#context.connection.runAndReadAll(
-      `SELECT min(${quoteName(key)}), max(${quoteName(key)}) FROM ${quoteName(this.#table)}`,
+      `SELECT min(${column}), max(${column}) FROM ${quoteName(this.#table)}`,
     );
     const [min, max] = reader.getRowsJS()[0] as [unknown, unknown];
     if (min === null || min === undefined) return; // empty: every batch is outside
@@ -293,6 +294,14 @@ class TableLoader {
 
   hasColumn(name: string): boolean {
     return this.#columnIndex(name) >= 0;
+  }
+
+  /**
+   * The table's own name of the column `key` goes into, for SQL: DuckDB folds only ASCII letters'
+   * case, so `"ключ"` does not name a column `Ключ` that this load matched it with.
+   */
+  #columnName(key: string): string {
+    return this.#columns![this.#columnIndex(key)]!.name;
   }
 
   /** Takes the shape of `record`, one of a batch just written, for the batches after it. */
@@ -434,9 +443,10 @@ class TableLoader {
       this.#append(await this.#appenderOn(staging), rows);
       const list = this.#columns!.map((column) => quoteName(column.name)).join(', ');
       const table = quoteName(this.#table);
+      const column = quoteName(this.#columnName(key));
       await this.#transaction(async () => {
         await connection.run(
-          `DELETE FROM ${table} WHERE ${quoteName(key)} IN (SELECT ${quoteName(key)} FROM ${quoteName(staging)})`,
+          `DELETE FROM ${table} WHERE ${column} IN (SELECT ${column} FROM ${quoteName(staging)})`,
         );
         await connection.run(`INSERT INTO ${table} (${list}) SELECT ${list} FROM ${quoteName(staging)}`);
         await connection.run(`DELETE FROM ${quoteName(staging)}`);

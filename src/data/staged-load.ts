@@ -110,6 +110,18 @@ interface ColumnInfo {
   type: string;
 }
 
+/** A name with its ASCII letters in lower case: DuckDB's catalog folds the case of these only. */
+function foldAscii(name: string): string {
+  return name.replace(/[A-Z]+/g, (letters) => letters.toLowerCase());
+}
+
+/** ASCII letters, upper then lower: DuckDB's catalog folds the case of these only. */
+const FOLD = `'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz'`;
+
+/**
+ * The columns of `table` in `database`; its name matched as DuckDB's catalog matches it (the case
+ * of ASCII letters ignored, no other: "Таблица" and "таблица" are two tables).
+ */
 async function columnsOf(
   connection: DuckDBConnection,
   database: string,
@@ -117,7 +129,8 @@ async function columnsOf(
 ): Promise<ColumnInfo[]> {
   const reader = await connection.runAndReadAll(
     `SELECT column_name, data_type FROM duckdb_columns()
-     WHERE database_name = ${database} AND schema_name = 'main' AND table_name = $1 ORDER BY column_index`,
+     WHERE database_name = ${database} AND schema_name = 'main' AND translate(table_name, ${FOLD}) = translate($1, ${FOLD})
+     ORDER BY column_index`,
     [table],
   );
   return (reader.getRows() as [string, string][]).map(([name, type]) => ({ name, type }));
@@ -299,11 +312,13 @@ async function moveRows(
     await connection.run(`CREATE TABLE ${target} AS SELECT * FROM ${from}`);
     return;
   }
-  const byName = new Map(current.map((column) => [column.name, column.type]));
+  // A staged column is the table's of the same name as DuckDB resolves names (ASCII case ignored):
+  // a staged `id` is the table's `ID`, which the SQL below names it by.
+  const byName = new Map(current.map((column) => [foldAscii(column.name), column.type]));
   const select: string[] = [];
   for (const column of staged) {
     const name = quoteName(column.name);
-    let now = byName.get(column.name);
+    let now = byName.get(foldAscii(column.name));
     if (now === undefined) {
       await connection.run(`ALTER TABLE ${target} ADD COLUMN ${name} ${column.type}`);
       now = column.type;
@@ -325,11 +340,19 @@ async function moveRows(
         : `${widenExpression(name, column.type, storeTypeOf(now)!)} AS ${name}`,
     );
   }
-  const keyColumn = key === false ? null : (key ?? (staged.some((c) => c.name === 'id') ? 'id' : null));
-  if (keyColumn !== null && byName.has(keyColumn)) {
-    await connection.run(
-      `DELETE FROM ${target} WHERE ${quoteName(keyColumn)} IN (SELECT ${quoteName(keyColumn)} FROM ${from})`,
-    );
+  const keyColumn =
+    key === false ? null : (key ?? (staged.some((c) => c.name.toLowerCase() === 'id') ? 'id' : null));
+  if (keyColumn !== null) {
+    // Each side's own name of the key's column, found as the load found it (case ignored in any
+    // script), for SQL: DuckDB folds only ASCII letters' case.
+    const lower = keyColumn.toLowerCase();
+    const ours = current.find((column) => column.name.toLowerCase() === lower);
+    const theirs = staged.find((column) => column.name.toLowerCase() === lower);
+    if (ours !== undefined && theirs !== undefined) {
+      await connection.run(
+        `DELETE FROM ${target} WHERE ${quoteName(ours.name)} IN (SELECT ${quoteName(theirs.name)} FROM ${from})`,
+      );
+    }
   }
   await connection.run(`INSERT INTO ${target} BY NAME SELECT ${select.join(', ')} FROM ${from}`);
 }

@@ -384,6 +384,26 @@ describe('the key', () => {
     expect(await all(named)).toEqual([{ id: 2, name: 'a' }]);
   });
 
+  it('replaces by a key named in another case of a non-ASCII name, read and matched by the table’s own name', async () => {
+    const table = fresh('unicase');
+    await load(
+      table,
+      [
+        { Ключ: 1, v: 'a' },
+        { Ключ: 2, v: 'a' },
+      ],
+      { key: 'Ключ' },
+    );
+    // DuckDB folds only ASCII case: SQL must name the column "Ключ", not "ключ".
+    await load(table, [{ ключ: 3, v: 'b' }], { key: 'ключ' }); // past the table's keys: appended
+    await load(table, [{ ключ: 1, v: 'c' }], { key: 'ключ' }); // among them: replaces
+    expect(await all(table, '"Ключ"')).toEqual([
+      { Ключ: 1, v: 'c' },
+      { Ключ: 2, v: 'a' },
+      { Ключ: 3, v: 'b' },
+    ]);
+  });
+
   it('replaces by text keys too, and by keys whose kind changes (then every batch is looked up)', async () => {
     const table = fresh('text_keys');
     await load(

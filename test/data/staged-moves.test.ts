@@ -433,6 +433,21 @@ describe('a move', () => {
     ]);
   });
 
+  it('adds a staged column named as one added meanwhile but for the case of non-ASCII letters (two columns to DuckDB)', async () => {
+    await store.load('twins', [{ id: 1 }]);
+    const { source, started, open } = held([{ id: 2, été: 'lower' }]);
+    const slow = store.load('twins', source);
+    await started;
+    await store.load('twins', [{ id: 3, Été: 'upper' }]);
+    open();
+    await slow;
+    expect(await store.query('select * from twins order by id')).toEqual([
+      { id: 1, Été: null, été: null },
+      { id: 2, Été: null, été: 'lower' },
+      { id: 3, Été: 'upper', été: null },
+    ]);
+  });
+
   it('casts staged values to columns the store did not make, never altering them', async () => {
     await store.query('create table made (id INTEGER, amount DECIMAL(10,2), note VARCHAR)');
     await store.load('made', [{ id: 1, amount: 1.5, note: 'a', more: 'x' }]);
@@ -469,5 +484,54 @@ describe('a move', () => {
     await store.load('nokey', [{ name: 'a' }]);
     await store.load('nokey', [{ name: 'a' }]);
     expect(await store.query('select * from nokey')).toEqual([{ name: 'a' }, { name: 'a' }]);
+  });
+
+  it('replaces rows by a key named in another case of a non-ASCII name (DuckDB folds only ASCII)', async () => {
+    await store.load(
+      'unicase',
+      [
+        { Ключ: 1, v: 'old' },
+        { Ключ: 2, v: 'kept' },
+      ],
+      { key: 'Ключ' },
+    );
+    await store.load('unicase', [{ ключ: 1, v: 'new' }], { key: 'ключ' });
+    expect(await store.query('select * from unicase order by "Ключ"')).toEqual([
+      { Ключ: 1, v: 'new' },
+      { Ключ: 2, v: 'kept' },
+    ]);
+  });
+
+  it('moves into a table named in another case of ASCII letters: the same table, as in DuckDB', async () => {
+    await store.load('Cased_Table', [
+      { id: 1, name: 'old' },
+      { id: 2, name: 'kept' },
+    ]);
+    await store.load('cased_table', [{ id: 1, name: 'new' }]);
+    expect(await store.query('select * from cased_table order by id')).toEqual([
+      { id: 1, name: 'new' },
+      { id: 2, name: 'kept' },
+    ]);
+    // DuckDB folds only ASCII letters: these are two tables.
+    await store.load('Таблица', [{ id: 1, v: 'upper' }]);
+    await store.load('таблица', [{ id: 1, v: 'lower' }]);
+    expect(await store.query('select * from "Таблица"')).toEqual([{ id: 1, v: 'upper' }]);
+    expect(await store.query('select * from "таблица"')).toEqual([{ id: 1, v: 'lower' }]);
+  });
+
+  it('replaces rows by a key whose column is named in another case (names ignore case, as SQL’s do)', async () => {
+    await store.query(`create table cased ("ID" BIGINT, "Name" VARCHAR)`);
+    await store.query(`insert into cased values (1, 'made'), (2, 'kept')`);
+    await store.load('cased', [{ id: 1, name: 'by default' }]);
+    expect(await store.query('select * from cased order by "ID"')).toEqual([
+      { ID: 1, Name: 'by default' },
+      { ID: 2, Name: 'kept' },
+    ]);
+    await store.load('cased', [{ id: 1, name: 'named' }], { key: 'id' });
+    await store.load('cased', [{ ID: 2, Name: 'named in its case' }], { key: 'ID' });
+    expect(await store.query('select * from cased order by "ID"')).toEqual([
+      { ID: 1, Name: 'named' },
+      { ID: 2, Name: 'named in its case' },
+    ]);
   });
 });
