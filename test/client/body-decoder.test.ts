@@ -57,9 +57,18 @@ describe('BodyDecoder', () => {
     expect(text(await decode('gzip', 10_000, pieces))).toBe(BODY);
   });
 
-  it('reads deflate inside another coding as zlib-wrapped (its first bytes on the wire are the outer coding’s)', async () => {
+  it('tells zlib-wrapped deflate from raw inside another coding too, by its own first bytes (as undici’s fetch does)', async () => {
     const body = Buffer.from(BODY);
     expect(text(await decode('deflate, gzip', 10_000, [zlib.gzipSync(zlib.deflateSync(body))]))).toBe(BODY);
+    expect(text(await decode('deflate, gzip', 10_000, [zlib.gzipSync(zlib.deflateRawSync(body))]))).toBe(
+      BODY,
+    );
+    const twice = zlib.deflateSync(zlib.deflateRawSync(body));
+    expect(text(await decode('deflate, deflate', 10_000, [twice.subarray(0, 1), twice.subarray(1)]))).toBe(
+      BODY,
+    );
+    // An inner layer whose whole body is empty ends cleanly.
+    expect(text(await decode('deflate, gzip', 10_000, [zlib.gzipSync(Buffer.alloc(0))]))).toBe('');
   });
 
   it('reads what a cut brotli stream holds instead of failing, as browsers do', async () => {
@@ -74,7 +83,7 @@ describe('BodyDecoder', () => {
     const wrapped = zlib.deflateSync(body);
     // A first chunk of one byte: the header's check cannot be read yet, so it is taken as wrapped.
     expect(text(await decode('deflate', 10_000, [wrapped.subarray(0, 1), wrapped.subarray(1)]))).toBe(BODY);
-    // An empty first chunk: wrapped too.
+    // An empty first chunk tells nothing: the next one does.
     expect(text(await decode('deflate', 10_000, [new Uint8Array(0), wrapped]))).toBe(BODY);
     // Raw deflate whose first byte has the low nibble 8 but whose header check fails.
     for (let level = 0; level <= 9; level++) {
