@@ -194,7 +194,7 @@ export class HttpClient {
    * shows it, wherever it appears. Keeps the most recent few hundred.
    */
   rememberSecret(value: string | null | undefined): void {
-    // Stryker disable next-line ConditionalExpression: a value under 4 characters let in here is dropped by secretsFor's filter
+    // Short values are never secrets (see secretsFor), and must not push real ones out.
     if (!value || value.length < 4) return;
     this.#secrets.delete(value);
     this.#secrets.add(value);
@@ -210,8 +210,9 @@ export class HttpClient {
   secretsFor(url: string, extra: Iterable<string | null | undefined> = []): string[] {
     const found = new Set<string>(this.#secrets);
     const add = (cookie: { key?: string; value?: string }) => {
-      // Stryker disable next-line ConditionalExpression,LogicalOperator: a cookie without a key or value adds nothing the filter below keeps
-      if (cookie.key && cookie.value && CREDENTIAL_COOKIE.test(cookie.key)) found.add(unquote(cookie.value));
+      // A serialized cookie of empty value has no `value`: it must not stop the walk of the jar.
+      // (One without a key, a loose cookie's, tests as "undefined": no credential.)
+      if (cookie.value && CREDENTIAL_COOKIE.test(String(cookie.key))) found.add(unquote(cookie.value));
     };
     try {
       // Every host's: a redirect's Location or a body may echo another host's cookie.
