@@ -82,6 +82,11 @@ export const MAX_ERROR_BODY_CHARS = 64 * 1024;
 const MAX_REMEMBERED_SECRETS = 256;
 const RETRY_BASE_MS = 300;
 const MAX_REDIRECTS = 5;
+/**
+ * The statuses whose Location is followed: fetch's "redirect status" (as Node's fetch and browsers
+ * do). A 300's Location is only a preference and a 304 is no redirect (RFC 9110 §15.4).
+ */
+const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 /** Tries at most of a request answered with a page that looks like a block (HTML where JSON was due). */
 const MAX_BLOCKED_TRIES = 2;
 /** Host groups kept at most; idle ones go first past it. */
@@ -437,7 +442,7 @@ export class HttpClient {
         await this.jar.setCookie(line, current, { ignoreError: true });
       }
       const location = response.headers.get('location');
-      if (response.status >= 300 && response.status < 400 && location && hop < MAX_REDIRECTS) {
+      if (REDIRECT_STATUSES.has(response.status) && location && hop < MAX_REDIRECTS) {
         // Only reads follow redirects; a redirected write is for the caller to judge.
         if (method !== 'GET' && method !== 'HEAD') {
           return { status: response.status, headers: response.headers, bytes: new Uint8Array(), url };
