@@ -26,8 +26,14 @@ describe('answerText', () => {
     expect(answerText(latin('text/html; charset="iso-8859-1"'))).toBe('é');
     expect(answerText(latin('text/html; xcharset=iso-8859-1'))).toBe('\ufffd');
     expect(answerText(latin('text/html; charset='))).toBe('\ufffd');
-    // Only the quotes around the name come off: one inside leaves a name no decoder knows.
+    // A quoted value as WHATWG's MIME type parser reads it: up to its closing quote (what follows
+    // is dropped), escapes undone, a ";" inside kept; "latin" names no encoding.
     expect(answerText(latin('text/html; charset="latin"1"'))).toBe('\ufffd');
+    expect(answerText(latin('text/html; charset="iso-8859-1"junk'))).toBe('é');
+    expect(answerText(latin('text/html; charset="iso-\\8859-1"'))).toBe('é');
+    expect(answerText(latin('text/html; charset="iso-8859-1;x"'))).toBe('\ufffd');
+    // A type that does not parse names no charset.
+    expect(answerText(latin('html; charset=iso-8859-1'))).toBe('\ufffd');
     expect(answerText(page('<p>plain</p>', null))).toBe('<p>plain</p>');
   });
 });
