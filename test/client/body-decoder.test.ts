@@ -71,6 +71,17 @@ describe('BodyDecoder', () => {
     );
     // An inner layer whose whole body is empty ends cleanly.
     expect(text(await decode('deflate, gzip', 10_000, [zlib.gzipSync(Buffer.alloc(0))]))).toBe('');
+    // A broken inner layer, or an outer one that breaks before the inner gets a byte, fails.
+    const inner = failure(await decode('deflate, gzip', 10_000, [zlib.gzipSync(Buffer.from('no deflate'))]));
+    expect(inner).toMatchObject({
+      name: 'BodyDecodeError',
+      message: 'cannot decode the answer: invalid block type',
+    });
+    const outer = failure(await decode('deflate, gzip', 10_000, [Buffer.from('no gzip at all')]));
+    expect(outer).toMatchObject({
+      name: 'BodyDecodeError',
+      message: 'cannot decode the answer: incorrect header check',
+    });
   });
 
   it('reads what a cut brotli, gzip or deflate stream holds, byte for byte as Node’s own fetch does', async () => {
@@ -108,6 +119,7 @@ describe('BodyDecoder', () => {
     expect(text(await decode('deflate', 10_000, [wrapped.subarray(0, 1), wrapped.subarray(1)]))).toBe(BODY);
     // An empty first chunk tells nothing: the next one does.
     expect(text(await decode('deflate', 10_000, [new Uint8Array(0), wrapped]))).toBe(BODY);
+    expect(text(await decode('deflate', 10_000, [new Uint8Array(0), zlib.deflateRawSync(body)]))).toBe(BODY);
     // Raw deflate whose first byte has the low nibble 8 but whose header check fails.
     for (let level = 0; level <= 9; level++) {
       const raw = zlib.deflateRawSync(body, { level });
