@@ -407,11 +407,11 @@ export class HttpClient {
   }
 
   /** Full jitter: a random wait below an exponentially growing cap. */
-  // Stryker disable BlockStatement,ArithmeticOperator: how long a retry waits: only a clock would tell
+  // Stryker disable ArithmeticOperator: how long a retry waits below its cap: only a clock would tell
   #backoff(attempt: number): number {
     return Math.random() * Math.min(this.maxRetryDelay, RETRY_BASE_MS * 2 ** (attempt + 1));
   }
-  // Stryker restore BlockStatement,ArithmeticOperator
+  // Stryker restore ArithmeticOperator
 
   async #send(method: string, url: string, options: RequestOptions): Promise<HttpAnswer> {
     const headers: Record<string, string> = { 'User-Agent': this.userAgent, ...options.headers };

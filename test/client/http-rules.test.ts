@@ -324,6 +324,17 @@ describe('tries', () => {
     expect(hits).toHaveLength(2);
   });
 
+  it('pauses the whole group for a backoff when a 429 names no wait: under maxRetryDelay, 0 here', async () => {
+    const http = client();
+    const waits: RateLimitWait[] = [];
+    http.watchRateLimits((wait) => waits.push(wait));
+    handler = answer(429);
+    hits = [];
+    await caught(http.request(`${base}/busy`, { retry: false }));
+    expect(waits).toEqual([{ resumeInMs: 0, status: 429, message: 'rate-limited, resuming in 0.0 s' }]);
+    expect(hits).toHaveLength(1);
+  });
+
   it('makes the whole group wait as long as a 429 asks, and tells the watchers', async () => {
     const http = client({ maxRetryDelay: 60_000 });
     const waits: RateLimitWait[] = [];
