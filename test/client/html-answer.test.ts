@@ -36,6 +36,21 @@ describe('answerText', () => {
     expect(answerText(latin('html; charset=iso-8859-1'))).toBe('\ufffd');
     expect(answerText(page('<p>plain</p>', null))).toBe('<p>plain</p>');
   });
+
+  it('reads a byte order mark’s encoding whatever the label says, as WHATWG’s decode does', () => {
+    const bytes = (type: string, ...data: number[]) => ({
+      ...page(''),
+      headers: new Headers({ 'content-type': type }),
+      bytes: new Uint8Array(data),
+    });
+    expect(answerText(bytes('text/html; charset=iso-8859-1', 0xef, 0xbb, 0xbf, 0xc3, 0xa9))).toBe('é');
+    expect(answerText(bytes('text/html; charset=utf-8', 0xff, 0xfe, 0x68, 0, 0xe9, 0))).toBe('hé');
+    expect(answerText(bytes('text/html; charset=utf-8', 0xfe, 0xff, 0, 0x68, 0, 0xe9))).toBe('hé');
+    // Not a whole mark: the label decides.
+    expect(answerText(bytes('text/html; charset=iso-8859-1', 0xef, 0xbb, 0xe9))).toBe('ï»é');
+    expect(answerText(bytes('text/html; charset=iso-8859-1', 0xfe, 0xe9))).toBe('þé');
+    expect(answerText(bytes('text/html; charset=iso-8859-1', 0xff, 0xe9))).toBe('ÿé');
+  });
 });
 
 describe('readHtmlAnswer', () => {
