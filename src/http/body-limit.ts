@@ -3,7 +3,7 @@
  * inflate to gigabytes, so the count is kept on the decoder's output, chunk by chunk, and the
  * read stops as soon as it passes the cap: memory stays near the cap whatever the encoding.
  */
-import type { Transform } from 'node:stream';
+import { Transform, type TransformCallback } from 'node:stream';
 import zlib from 'node:zlib';
 
 /** Thrown (inside the client) when a body passes its cap; the client turns it into an `ApiError`. */
@@ -139,7 +139,7 @@ export class BodyDecoder {
       if (!this.#out.push(chunk)) this.#fail(new BodyLimitError(this.#out.limit, this.#status));
       return;
     }
-    this.#chain ??= this.#makeChain(chunk);
+    this.#chain ??= this.#makeChain();
     this.#chain[0]!.write(chunk);
   }
 
@@ -157,10 +157,8 @@ export class BodyDecoder {
     for (const stream of this.#chain ?? []) stream.destroy();
   }
 
-  #makeChain(first: Uint8Array): Transform[] {
-    const chain = [...this.#codings]
-      .reverse()
-      .map((coding, i) => decoderFor(coding, i === 0 ? first : undefined));
+  #makeChain(): Transform[] {
+    const chain = [...this.#codings].reverse().map(decoderFor);
     for (let i = 0; i < chain.length; i++) {
       chain[i]!.on('error', (error: Error) =>
         this.#fail(new BodyDecodeError(`cannot decode the answer: ${error.message}`, this.#status)),
@@ -195,20 +193,55 @@ const ZLIB_OPTIONS = { flush: zlib.constants.Z_SYNC_FLUSH, finishFlush: zlib.con
 
 const KNOWN_CODINGS = new Set(['gzip', 'x-gzip', 'br', 'deflate']);
 
-function decoderFor(coding: string, first: Uint8Array | undefined): Transform {
+function decoderFor(coding: string): Transform {
   if (coding === 'br') {
     return zlib.createBrotliDecompress({
       flush: zlib.constants.BROTLI_OPERATION_FLUSH,
       finishFlush: zlib.constants.BROTLI_OPERATION_FLUSH,
     });
   }
-  if (coding === 'deflate') {
-    // HTTP's "deflate" is meant to be zlib-wrapped, but some servers send raw deflate.
-    return first && !looksZlibWrapped(first)
-      ? zlib.createInflateRaw(ZLIB_OPTIONS)
-      : zlib.createInflate(ZLIB_OPTIONS);
-  }
+  if (coding === 'deflate') return new DeflateDecoder();
   return zlib.createGunzip(ZLIB_OPTIONS); // gzip and x-gzip
+}
+
+/**
+ * HTTP's "deflate" is meant to be zlib-wrapped (RFC 9110 §8.4.1.2), but some servers send raw
+ * deflate. Each deflate layer tells which from the first bytes it is given (for a layer inside
+ * another coding, the outer layer's output, not the wire's), as undici's fetch does.
+ */
+class DeflateDecoder extends Transform {
+  #inflate: Transform | undefined;
+
+  override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback): void {
+    if (chunk.byteLength === 0) {
+      callback(); // tells nothing yet
+      return;
+    }
+    if (this.#inflate === undefined) {
+      const inflate = looksZlibWrapped(chunk)
+        ? zlib.createInflate(ZLIB_OPTIONS)
+        : zlib.createInflateRaw(ZLIB_OPTIONS);
+      inflate.on('data', (data: Buffer) => this.push(data));
+      inflate.on('error', (error: Error) => this.destroy(error));
+      this.#inflate = inflate;
+    }
+    this.#inflate.write(chunk, () => callback());
+  }
+
+  override _flush(callback: TransformCallback): void {
+    if (this.#inflate === undefined) {
+      callback(); // an empty body
+      return;
+    }
+    this.#inflate.once('end', () => callback());
+    this.#inflate.end();
+  }
+
+  override _destroy(error: Error | null, callback: (error?: Error | null) => void): void {
+    // Stryker disable next-line OptionalChaining: Node turns a throw here into the stream's error, which a failed decoder ignores
+    this.#inflate?.destroy();
+    callback(error);
+  }
 }
 
 function looksZlibWrapped(bytes: Uint8Array): boolean {

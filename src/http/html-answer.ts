@@ -1,5 +1,6 @@
 /** Reading the answers the site gives as HTML (profile comments, a profile's activity, forum pages). */
 
+import { MIMEType } from 'node:util';
 import { ApiError } from '../errors.js';
 import { HtmlDepthError, UnreadablePageError } from '../records/html.js';
 import type { ClientCore } from './client-core.js';
@@ -7,22 +8,39 @@ import type { HttpAnswer } from './http.js';
 
 /**
  * The answer's text in the charset its `Content-Type` names (UTF-8 when it names none, or one
- * this runtime does not know). Bytes that are not valid in it become U+FFFD, never an error.
+ * this runtime does not know), unless it starts with a byte order mark, which names its encoding
+ * whatever the label says (WHATWG Encoding's "decode", as browsers read a page). Bytes that are
+ * not valid in it become U+FFFD, never an error.
  */
 export function answerText(answer: HttpAnswer): string {
-  // Stryker disable next-line StringLiteral: any text without a charset parameter reads as UTF-8
-  const type = answer.headers.get('content-type') ?? '';
-  const charset = type
-    .split(';')
-    .map((part) => part.trim())
-    .find((part) => part.toLowerCase().startsWith('charset='))
-    ?.slice('charset='.length)
-    .replace(/^"|"$/g, '');
+  const charset = bomEncoding(answer.bytes) ?? charsetOf(answer.headers.get('content-type'));
   try {
     // Stryker disable next-line StringLiteral: TextDecoder('') throws, and the catch reads UTF-8
     return new TextDecoder(charset || 'utf-8').decode(answer.bytes);
   } catch {
     return new TextDecoder('utf-8').decode(answer.bytes);
+  }
+}
+
+/** The encoding a byte order mark names (TextDecoder then drops the mark), else undefined. */
+function bomEncoding(bytes: Uint8Array): string | undefined {
+  if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) return 'utf-8';
+  if (bytes[0] === 0xfe && bytes[1] === 0xff) return 'utf-16be';
+  if (bytes[0] === 0xff && bytes[1] === 0xfe) return 'utf-16le';
+  return undefined;
+}
+
+/**
+ * The `charset` parameter of a `Content-Type`, as WHATWG's MIME type parser reads it (Node's own
+ * `MIMEType`): a quoted value ends at its closing quote and its escapes come off, a type that does
+ * not parse names none.
+ */
+function charsetOf(type: string | null): string | undefined {
+  try {
+    // Stryker disable next-line StringLiteral: no header and any text that is no MIME type both name no charset
+    return new MIMEType(type ?? '').params.get('charset') ?? undefined;
+  } catch {
+    return undefined;
   }
 }
 

@@ -82,6 +82,11 @@ export const MAX_ERROR_BODY_CHARS = 64 * 1024;
 const MAX_REMEMBERED_SECRETS = 256;
 const RETRY_BASE_MS = 300;
 const MAX_REDIRECTS = 5;
+/**
+ * The statuses whose Location is followed: fetch's "redirect status" (as Node's fetch and browsers
+ * do). A 300's Location is only a preference and a 304 is no redirect (RFC 9110 §15.4).
+ */
+const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 /** Tries at most of a request answered with a page that looks like a block (HTML where JSON was due). */
 const MAX_BLOCKED_TRIES = 2;
 /** Host groups kept at most; idle ones go first past it. */
@@ -194,7 +199,7 @@ export class HttpClient {
    * shows it, wherever it appears. Keeps the most recent few hundred.
    */
   rememberSecret(value: string | null | undefined): void {
-    // Stryker disable next-line ConditionalExpression: a value under 4 characters let in here is dropped by secretsFor's filter
+    // Short values are never secrets (see secretsFor), and must not push real ones out.
     if (!value || value.length < 4) return;
     this.#secrets.delete(value);
     this.#secrets.add(value);
@@ -210,8 +215,9 @@ export class HttpClient {
   secretsFor(url: string, extra: Iterable<string | null | undefined> = []): string[] {
     const found = new Set<string>(this.#secrets);
     const add = (cookie: { key?: string; value?: string }) => {
-      // Stryker disable next-line ConditionalExpression,LogicalOperator: a cookie without a key or value adds nothing the filter below keeps
-      if (cookie.key && cookie.value && CREDENTIAL_COOKIE.test(cookie.key)) found.add(unquote(cookie.value));
+      // A serialized cookie of empty value has no `value`: it must not stop the walk of the jar.
+      // (One without a key, a loose cookie's, tests as "undefined": no credential.)
+      if (cookie.value && CREDENTIAL_COOKIE.test(String(cookie.key))) found.add(unquote(cookie.value));
     };
     try {
       // Every host's: a redirect's Location or a body may echo another host's cookie.
@@ -401,11 +407,11 @@ export class HttpClient {
   }
 
   /** Full jitter: a random wait below an exponentially growing cap. */
-  // Stryker disable BlockStatement,ArithmeticOperator: how long a retry waits: only a clock would tell
+  // Stryker disable ArithmeticOperator: how long a retry waits below its cap: only a clock would tell
   #backoff(attempt: number): number {
     return Math.random() * Math.min(this.maxRetryDelay, RETRY_BASE_MS * 2 ** (attempt + 1));
   }
-  // Stryker restore BlockStatement,ArithmeticOperator
+  // Stryker restore ArithmeticOperator
 
   async #send(method: string, url: string, options: RequestOptions): Promise<HttpAnswer> {
     const headers: Record<string, string> = { 'User-Agent': this.userAgent, ...options.headers };
@@ -436,7 +442,7 @@ export class HttpClient {
         await this.jar.setCookie(line, current, { ignoreError: true });
       }
       const location = response.headers.get('location');
-      if (response.status >= 300 && response.status < 400 && location && hop < MAX_REDIRECTS) {
+      if (REDIRECT_STATUSES.has(response.status) && location && hop < MAX_REDIRECTS) {
         // Only reads follow redirects; a redirected write is for the caller to judge.
         if (method !== 'GET' && method !== 'HEAD') {
           return { status: response.status, headers: response.headers, bytes: new Uint8Array(), url };

@@ -26,9 +26,30 @@ describe('answerText', () => {
     expect(answerText(latin('text/html; charset="iso-8859-1"'))).toBe('é');
     expect(answerText(latin('text/html; xcharset=iso-8859-1'))).toBe('\ufffd');
     expect(answerText(latin('text/html; charset='))).toBe('\ufffd');
-    // Only the quotes around the name come off: one inside leaves a name no decoder knows.
+    // A quoted value as WHATWG's MIME type parser reads it: up to its closing quote (what follows
+    // is dropped), escapes undone, a ";" inside kept; "latin" names no encoding.
     expect(answerText(latin('text/html; charset="latin"1"'))).toBe('\ufffd');
+    expect(answerText(latin('text/html; charset="iso-8859-1"junk'))).toBe('é');
+    expect(answerText(latin('text/html; charset="iso-\\8859-1"'))).toBe('é');
+    expect(answerText(latin('text/html; charset="iso-8859-1;x"'))).toBe('\ufffd');
+    // A type that does not parse names no charset.
+    expect(answerText(latin('html; charset=iso-8859-1'))).toBe('\ufffd');
     expect(answerText(page('<p>plain</p>', null))).toBe('<p>plain</p>');
+  });
+
+  it('reads a byte order mark’s encoding whatever the label says, as WHATWG’s decode does', () => {
+    const bytes = (type: string, ...data: number[]) => ({
+      ...page(''),
+      headers: new Headers({ 'content-type': type }),
+      bytes: new Uint8Array(data),
+    });
+    expect(answerText(bytes('text/html; charset=iso-8859-1', 0xef, 0xbb, 0xbf, 0xc3, 0xa9))).toBe('é');
+    expect(answerText(bytes('text/html; charset=utf-8', 0xff, 0xfe, 0x68, 0, 0xe9, 0))).toBe('hé');
+    expect(answerText(bytes('text/html; charset=utf-8', 0xfe, 0xff, 0, 0x68, 0, 0xe9))).toBe('hé');
+    // Not a whole mark: the label decides.
+    expect(answerText(bytes('text/html; charset=iso-8859-1', 0xef, 0xbb, 0xe9))).toBe('ï»é');
+    expect(answerText(bytes('text/html; charset=iso-8859-1', 0xfe, 0xe9))).toBe('þé');
+    expect(answerText(bytes('text/html; charset=iso-8859-1', 0xff, 0xe9))).toBe('ÿé');
   });
 });
 

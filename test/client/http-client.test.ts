@@ -63,6 +63,21 @@ describe('the secrets of an HTTP client', () => {
     expect(secrets.at(-1)).toBe('secret-50');
   });
 
+  it('are never pushed out of the remembered few hundred by values too short to be secrets', () => {
+    const http = client();
+    http.rememberSecret('the-real-token');
+    for (let i = 0; i < 300; i++) http.rememberSecret(String(i));
+    expect(http.secretsFor(base)).toEqual(['the-real-token']);
+  });
+
+  it('include every host’s credential cookies when the jar holds one without a value', async () => {
+    const jar = new CookieJar();
+    // Serialized, a cookie of empty value has no `value` at all.
+    await jar.setCookie('scratchsessionsid=; Path=/', 'https://a.example/');
+    await jar.setCookie('scratchcsrftoken=csrf1234; Path=/', 'https://b.example/');
+    expect(client({ jar }).secretsFor('https://c.example/')).toEqual(['csrf1234']);
+  });
+
   it('are never shown by inspect or JSON', async () => {
     const jar = new CookieJar();
     await jar.setCookie('scratchsessionsid=abcdef', 'https://scratch.mit.edu/');

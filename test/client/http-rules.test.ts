@@ -324,6 +324,17 @@ describe('tries', () => {
     expect(hits).toHaveLength(2);
   });
 
+  it('pauses the whole group for a backoff when a 429 names no wait: under maxRetryDelay, 0 here', async () => {
+    const http = client();
+    const waits: RateLimitWait[] = [];
+    http.watchRateLimits((wait) => waits.push(wait));
+    handler = answer(429);
+    hits = [];
+    await caught(http.request(`${base}/busy`, { retry: false }));
+    expect(waits).toEqual([{ resumeInMs: 0, status: 429, message: 'rate-limited, resuming in 0.0 s' }]);
+    expect(hits).toHaveLength(1);
+  });
+
   it('makes the whole group wait as long as a 429 asks, and tells the watchers', async () => {
     const http = client({ maxRetryDelay: 60_000 });
     const waits: RateLimitWait[] = [];
@@ -675,19 +686,30 @@ describe('edges of the rules', () => {
     expect(hits).toHaveLength(2);
   });
 
-  it('follows a redirect only of a 3xx with a Location, for a GET or a HEAD', async () => {
+  it('follows a redirect only of fetch’s redirect statuses with a Location, for a GET or a HEAD', async () => {
     const go = (status: number) => (req: IncomingMessage, res: ServerResponse) => {
       if (req.url === '/start') return answer(status, '{"at":"start"}', { location: '/end' })(req, res, '');
       res.end('{"at":"end"}');
     };
     for (const [status, at] of [
       [200, 'start'],
-      [300, 'end'],
+      [301, 'end'],
+      [302, 'end'],
+      [303, 'end'],
+      [307, 'end'],
       [308, 'end'],
+      [300, 'start'],
       [201, 'start'],
     ] as const) {
       handler = go(status);
       expect(await client().json(`${base}/start`, { acceptRedirect: true }), String(status)).toEqual({ at });
+    }
+    // Any other 3xx with a Location is the answer, as Node's fetch has it (a 304 is no redirect).
+    for (const status of [304, 305, 306, 309]) {
+      handler = go(status);
+      hits = [];
+      const answer = await client().request(`${base}/start`, { acceptRedirect: true });
+      expect([answer.status, hits.length], String(status)).toEqual([status, 1]);
     }
     for (const status of [400, 404]) {
       handler = go(status);
