@@ -14,6 +14,7 @@ export default defineConfig({
       'test/requests/**/*.test.ts',
       'test/contract/**/*.test.ts',
       'test/data/load*.test.ts',
+      'test/data/staged-moves.test.ts',
     ],
     testTimeout: 30_000,
     hookTimeout: 60_000,
