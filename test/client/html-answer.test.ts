@@ -50,6 +50,12 @@ describe('answerText', () => {
     expect(answerText(bytes('text/html; charset=iso-8859-1', 0xef, 0xbb, 0xe9))).toBe('ï»é');
     expect(answerText(bytes('text/html; charset=iso-8859-1', 0xfe, 0xe9))).toBe('þé');
     expect(answerText(bytes('text/html; charset=iso-8859-1', 0xff, 0xe9))).toBe('ÿé');
+    // Each byte of a mark counts: a mark's later bytes after another first byte, or its first
+    // bytes around another, are text in the label's encoding.
+    expect(answerText(bytes('text/html; charset=iso-8859-1', 0x41, 0xbb, 0xbf))).toBe('A»¿');
+    expect(answerText(bytes('text/html; charset=iso-8859-1', 0xef, 0x41, 0xbf))).toBe('ïA¿');
+    expect(answerText(bytes('text/html; charset=iso-8859-1', 0x41, 0xff))).toBe('Aÿ');
+    expect(answerText(bytes('text/html; charset=iso-8859-1', 0x41, 0xfe))).toBe('Aþ');
   });
 });
 
