@@ -15,7 +15,7 @@ import {
 import type { RateLimitWait } from '../../src/http/request-budget.js';
 import { MAX_JSON_DEPTH } from '../../src/records/json.js';
 import { caught } from '../support/caught.js';
-import { closeLocal, listenLocal } from '../support/local-server.js';
+import { closeLocal, listenLocal, requestBody } from '../support/local-server.js';
 
 // The rules of the HTTP core, each against a node:http server of the test's over loopback that
 // answers what the rule needs: what is sent, what is retried, and what each failure says.
@@ -24,15 +24,11 @@ type Handler = (req: IncomingMessage, res: ServerResponse, body: string) => void
 let handler: Handler = (_req, res) => res.end('{}');
 let hits: { method: string; url: string; headers: IncomingMessage['headers']; body: string }[] = [];
 let base = '';
-const server = createServer((req, res) => {
-  let body = '';
-  req.on('data', (chunk) => {
-    body += chunk;
-  });
-  req.on('end', () => {
-    hits.push({ method: req.method!, url: req.url!, headers: req.headers, body });
-    handler(req, res, body);
-  });
+const server = createServer(async (req, res) => {
+  const body = await requestBody(req);
+  if (body === null) return;
+  hits.push({ method: req.method!, url: req.url!, headers: req.headers, body });
+  handler(req, res, body);
 });
 
 beforeAll(async () => {

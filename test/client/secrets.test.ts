@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_ERROR_BODY_CHARS } from '../../src/http/http.js';
 import { ApiError, Session } from '../../src/index.js';
 import { caught } from '../support/caught.js';
-import { closeLocal, listenLocal } from '../support/local-server.js';
+import { closeLocal, listenLocal, requestBody } from '../support/local-server.js';
 import { useSandbox } from '../support/sandbox.js';
 
 // A small real site over loopback that logs in like the platform, then echoes the session's
@@ -88,17 +88,13 @@ const json = (res: ServerResponse, status: number, body: unknown) => {
 };
 
 let base = '';
-const server = createServer((req, res) => {
-  let body = '';
-  req.on('data', (chunk) => {
-    body += chunk;
-  });
-  req.on('end', () => {
-    const path = new URL(req.url!, 'http://x').pathname;
-    const route = routes[path];
-    if (route) route(req, res, body);
-    else json(res, 404, { code: 'NotFound', message: '' });
-  });
+const server = createServer(async (req, res) => {
+  const body = await requestBody(req);
+  if (body === null) return;
+  const path = new URL(req.url!, 'http://x').pathname;
+  const route = routes[path];
+  if (route) route(req, res, body);
+  else json(res, 404, { code: 'NotFound', message: '' });
 });
 
 beforeAll(async () => {

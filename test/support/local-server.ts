@@ -1,5 +1,5 @@
 // A test's own HTTP (or raw TCP) server on a free loopback port.
-import type { Server } from 'node:http';
+import type { IncomingMessage, Server } from 'node:http';
 import type { AddressInfo, Server as NetServer } from 'node:net';
 
 /** Listens on a free loopback port and answers the server's base URL, e.g. `http://127.0.0.1:41234`. */
@@ -12,4 +12,18 @@ export async function listenLocal(server: Server | NetServer): Promise<string> {
 export async function closeLocal(server: Server | NetServer): Promise<void> {
   if ('closeAllConnections' in server) server.closeAllConnections();
   await new Promise((resolve) => server.close(resolve));
+}
+
+/**
+ * A request's whole body as text (a test server's; loopback bodies are small), or null when the
+ * client went away before its end (nothing to answer then).
+ */
+export async function requestBody(req: IncomingMessage): Promise<string | null> {
+  let body = '';
+  try {
+    for await (const chunk of req) body += chunk;
+  } catch {
+    return null;
+  }
+  return body;
 }
