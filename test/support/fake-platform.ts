@@ -5,7 +5,7 @@
  */
 import { createServer, type IncomingMessage } from 'node:http';
 import { Session } from '../../src/index.js';
-import { closeLocal, listenLocal } from './local-server.js';
+import { closeLocal, listenLocal, requestBody } from './local-server.js';
 
 /** What the script answers: a status, a body (JSON unless a string) and its content type. */
 export interface FakeAnswer {
@@ -29,32 +29,28 @@ export async function startFakePlatform(
 ): Promise<FakePlatform> {
   const hits: string[] = [];
   let loggingIn = false;
-  const server = createServer((req, res) => {
-    let body = '';
-    req.on('data', (chunk: Buffer) => {
-      body += chunk.toString();
-    });
-    req.on('end', () => {
-      const send = ({ status = 200, body: out, contentType, headers = {} }: FakeAnswer) => {
-        const text = typeof out === 'string' ? out : JSON.stringify(out);
-        res.writeHead(status, { 'content-type': contentType ?? 'application/json', ...headers });
-        res.end(text);
-      };
-      if (req.url === '/csrf_token/') {
-        return send({ body: {}, headers: { 'set-cookie': 'scratchcsrftoken=abcdefgh; Path=/' } });
-      }
-      if (loggingIn && req.url === '/login/') {
-        return send({
-          body: [{ username: 'bot', token: 'tok-123456', success: 1, msg: '', messages: [], id: 7 }],
-          headers: { 'set-cookie': 'scratchsessionsid="sess-123456"; Path=/' },
-        });
-      }
-      if (loggingIn && req.url === '/session/') {
-        return send({ body: { user: { id: 7, username: 'bot', token: 'tok-123456' } } });
-      }
-      hits.push(`${req.method} ${req.url}`);
-      send(answer(req, body));
-    });
+  const server = createServer(async (req, res) => {
+    const body = await requestBody(req);
+    if (body === null) return;
+    const send = ({ status = 200, body: out, contentType, headers = {} }: FakeAnswer) => {
+      const text = typeof out === 'string' ? out : JSON.stringify(out);
+      res.writeHead(status, { 'content-type': contentType ?? 'application/json', ...headers });
+      res.end(text);
+    };
+    if (req.url === '/csrf_token/') {
+      return send({ body: {}, headers: { 'set-cookie': 'scratchcsrftoken=abcdefgh; Path=/' } });
+    }
+    if (loggingIn && req.url === '/login/') {
+      return send({
+        body: [{ username: 'bot', token: 'tok-123456', success: 1, msg: '', messages: [], id: 7 }],
+        headers: { 'set-cookie': 'scratchsessionsid="sess-123456"; Path=/' },
+      });
+    }
+    if (loggingIn && req.url === '/session/') {
+      return send({ body: { user: { id: 7, username: 'bot', token: 'tok-123456' } } });
+    }
+    hits.push(`${req.method} ${req.url}`);
+    send(answer(req, body));
   });
   const base = await listenLocal(server);
   return {
